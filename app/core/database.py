@@ -1,0 +1,161 @@
+"""Database engine and transactions, for SQLite (embedded) and PostgreSQL (production).
+
+Writers on SQLite take the write lock up front (``BEGIN IMMEDIATE``) so that two writers never
+both read and then fail to upgrade; PostgreSQL writers lock rows in a fixed order instead.
+Transient failures (deadlocks, serialization failures, lost connections, SQLite's busy lock)
+are retried by :func:`run_in_transaction`; what still fails becomes a 503 with Retry-After.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.errors import Unavailable
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: PostgreSQL SQLSTATEs worth retrying: serialization failure, deadlock, lock timeout.
+RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+#: First back-off between attempts (seconds); doubles each attempt, with jitter.
+RETRY_BASE_DELAY = 0.005
+RETRY_MAX_DELAY = 0.5
+#: SQLite's connection pool: writes serialize on the file lock anyway.
+SQLITE_POOL_SIZE = 8
+
+
+class RetryableConflict(Exception):
+    """Raised inside a transaction to ask for a clean retry (for example a lost race)."""
+
+
+def _is_retryable(exc: BaseException) -> bool:
+    if isinstance(exc, RetryableConflict):
+        return True
+    if isinstance(exc, DBAPIError):
+        if exc.connection_invalidated:
+            return True
+        orig = exc.orig
+        sqlstate = getattr(orig, "sqlstate", None)
+        if sqlstate in RETRYABLE_SQLSTATES:
+            return True
+        if isinstance(orig, sqlite3.OperationalError) and "locked" in str(orig):
+            return True
+    return False
+
+
+def _is_unavailable(exc: BaseException) -> bool:
+    """The database cannot be reached (as opposed to a statement failing)."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    if isinstance(exc, OperationalError):
+        sqlstate = getattr(exc.orig, "sqlstate", None)
+        return sqlstate is None or str(sqlstate).startswith(("08", "57P"))
+    return False
+
+
+class Database:
+    """Owns the SQLAlchemy engine for the process (created in the app's lifespan)."""
+
+    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 10,
+                 busy_timeout: float = 30.0, retries: int = 8) -> None:
+        self.url = make_url(url)
+        self.retries = retries
+        self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        if self.is_sqlite:
+            database = self.url.database
+            if database and database != ":memory:":
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(
+                self.url,
+                pool_size=SQLITE_POOL_SIZE,
+                max_overflow=0,
+                connect_args={"timeout": busy_timeout, "check_same_thread": False},
+            )
+            _configure_sqlite(self.engine, busy_timeout)
+        else:
+            self.engine = create_engine(
+                self.url,
+                pool_size=pool_size,
+                max_overflow=max_overflow,
+                pool_pre_ping=True,
+                pool_recycle=1800,
+            )
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @contextmanager
+    def session(self, *, write: bool) -> Iterator[Session]:
+        """One transaction: committed on success, rolled back on any exception."""
+        options = {"ratings_write": True} if write else {}
+        with self._sessions() as session:
+            session.connection(execution_options=options)
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    def run(self, work: Callable[[Session], T], *, write: bool = True) -> T:
+        """Run ``work`` in a transaction, retrying transient failures with back-off."""
+        delay = RETRY_BASE_DELAY
+        for attempt in range(1, self.retries + 1):
+            try:
+                with self.session(write=write) as session:
+                    return work(session)
+            except IntegrityError:
+                raise
+            except (DBAPIError, RetryableConflict) as exc:
+                if not _is_retryable(exc) and not _is_unavailable(exc):
+                    raise
+                if attempt == self.retries:
+                    log.warning("transaction failed after retries", extra={"error": str(exc)})
+                    raise Unavailable("the database is busy or unreachable; retry") from exc
+                time.sleep(delay * (1 + random.random()))
+                delay = min(delay * 2, RETRY_MAX_DELAY)
+        raise AssertionError("unreachable")
+
+    def ping(self) -> bool:
+        try:
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("SELECT 1")
+            return True
+        except DBAPIError:
+            return False
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _configure_sqlite(engine: Engine, busy_timeout: float) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # We issue BEGIN ourselves (below), so pysqlite must not.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection: Connection) -> None:
+        write = connection.get_execution_options().get("ratings_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -1,0 +1,87 @@
+"""Domain errors. Each carries its HTTP status; the API renders them once as problem+json."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """One validation problem: where in the request, and which rule it breaks."""
+
+    loc: tuple[str | int, ...]
+    msg: str
+
+
+class DomainError(Exception):
+    """Base of every error a service raises on purpose."""
+
+    status: int = 500
+    title: str = "Internal error"
+    type: str = "about:blank"
+
+    def __init__(self, detail: str, *, errors: Sequence[FieldError] = ()) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = tuple(errors)
+        self.headers: dict[str, str] = {}
+
+    def problem(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "type": self.type,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+        }
+        if self.errors:
+            body["errors"] = [{"loc": list(e.loc), "msg": e.msg} for e in self.errors]
+        return body
+
+
+class NotFound(DomainError):
+    status = 404
+    title = "Not found"
+
+
+class Conflict(DomainError):
+    status = 409
+    title = "Conflict"
+
+
+class Invalid(DomainError):
+    """The request is well-formed JSON but breaks a rule (422)."""
+
+    status = 422
+    title = "Invalid request"
+
+    @classmethod
+    def at(cls, loc: tuple[str | int, ...], msg: str) -> Invalid:
+        return cls(f"{'.'.join(str(p) for p in loc)}: {msg}", errors=[FieldError(loc, msg)])
+
+
+class Unauthorized(DomainError):
+    status = 401
+    title = "Unauthorized"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.headers = {"WWW-Authenticate": "Bearer"}
+
+
+class Forbidden(DomainError):
+    status = 403
+    title = "Forbidden"
+
+
+class Unavailable(DomainError):
+    """The database is unreachable or kept failing; the client may retry."""
+
+    status = 503
+    title = "Service unavailable"
+    retry_after_seconds = 2
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.headers = {"Retry-After": str(self.retry_after_seconds)}

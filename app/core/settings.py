@@ -1,0 +1,45 @@
+"""Settings from the environment (prefix ``RATINGS_``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATA_DIR = Path("data")
+DEFAULT_SQLITE_URL = f"sqlite:///{DEFAULT_DATA_DIR / 'ratings.db'}"
+
+
+class Settings(BaseSettings):
+    """Everything configurable, read once per process."""
+
+    model_config = SettingsConfigDict(env_prefix="RATINGS_", extra="ignore")
+
+    database_url: str = Field(
+        default=DEFAULT_SQLITE_URL,
+        description="SQLAlchemy URL; sqlite:///path or postgresql+psycopg://...",
+    )
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    workers: int = Field(default=1, ge=1, le=64)
+    admin_token: str | None = Field(default=None, min_length=16)
+    #: Where ``ratings serve`` keeps a generated admin token when none is configured.
+    admin_token_file: Path = DEFAULT_DATA_DIR / "admin_token"
+    public_reads: bool = False
+    log_level: str = "INFO"
+    #: Connections per process (PostgreSQL); SQLite uses a small pool of its own.
+    pool_size: int = Field(default=10, ge=1, le=200)
+    pool_overflow: int = Field(default=10, ge=0, le=200)
+    #: How long a writer waits for SQLite's write lock before giving up (seconds).
+    sqlite_busy_timeout: float = Field(default=30.0, gt=0)
+    #: Attempts for a transaction that hit a deadlock, serialization failure or lock timeout.
+    write_retries: int = Field(default=8, ge=1, le=100)
+    #: Largest games batch in one request.
+    max_batch_games: int = Field(default=10_000, ge=1)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

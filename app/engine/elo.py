@@ -1,0 +1,146 @@
+"""Classic Elo, with the pairwise free-for-all extension (SYSTEMS.md "elo").
+
+Two players (Elo, *The Rating of Chessplayers, Past and Present*, 1978):
+
+    E_a = 1 / (1 + 10^((R_b - R_a) / scale))
+    R'_a = R_a + K (S_a - E_a),   S = 1 win / 0.5 draw / 0 loss
+
+A table of N >= 2 players is read as N (N - 1) / 2 virtual duels decided by rank (equal ranks
+draw). Each player sums its N - 1 duels with ``K / (N - 1)`` in place of ``K``:
+
+    R'_i = R_i + K / (N - 1) * sum_j (S_ij - E_ij)
+
+so a two-player game is plain Elo and the table is zero-sum (E_ij + E_ji = S_ij + S_ji = 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from app.engine.base import duel_score, require_player_count
+from app.engine.elo_family import (
+    EloFamilyRater,
+    EloFamilySystem,
+    duel_delta,
+    logistic_expected_score,
+)
+from app.engine.params import ParamSpec
+from app.engine.protocols import SystemInfo
+from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState, frozen
+
+#: SYSTEMS.md "elo": defaults initial 1500, K 32, scale 400 (the usual chess-club values).
+INITIAL_RATING = 1500.0
+K_FACTOR = 32.0
+SCALE = 400.0
+#: A game needs at least two players to hold a duel.
+MIN_PLAYERS = 2
+
+PARAMS: tuple[ParamSpec, ...] = (
+    ParamSpec("initial", "number", INITIAL_RATING, "Rating of a player before its first game."),
+    ParamSpec(
+        "k",
+        "number",
+        K_FACTOR,
+        "K: the most a two-player game can move a rating; a table of N players shares "
+        "K / (N - 1) per virtual duel.",
+        minimum=0.0,
+        exclusive_minimum=True,
+    ),
+    ParamSpec(
+        "scale",
+        "number",
+        SCALE,
+        "Rating difference at which the stronger player is expected to score 10 to 1.",
+        minimum=0.0,
+        exclusive_minimum=True,
+    ),
+)
+
+INFO = SystemInfo(
+    id="elo",
+    title="Elo",
+    kind="game",
+    description=(
+        "Classic Elo: E = 1 / (1 + 10^((R_opp - R) / scale)), R' = R + K (S - E). A table of "
+        "N players is rated as virtual duels between every pair by rank (equal ranks draw), "
+        "each weighted K / (N - 1). Zero-sum."
+    ),
+    sources=(
+        "A. E. Elo, The Rating of Chessplayers, Past and Present (1978)",
+        "SYSTEMS.md: elo",
+    ),
+    params=PARAMS,
+    duel=True,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EloRater(EloFamilyRater):
+    """Elo configured with a ladder's ``initial``, ``k`` and ``scale``."""
+
+    def validate_game(self, game: Game) -> None:
+        require_player_count(game.participants, MIN_PLAYERS, None)
+
+    def expected_score(
+        self, player: PlayerState, opponent: PlayerState, game: Game | None = None
+    ) -> float:
+        """E of ``player`` against ``opponent``: the probability of winning a duel."""
+        return logistic_expected_score(player.rating, opponent.rating, float(self.params["scale"]))
+
+    def rate_game(
+        self,
+        game: Game,
+        before: Mapping[PlayerKey, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        players = game.participants
+        N = len(players)
+        K = float(self.params["k"])
+        scale = float(self.params["scale"])
+        K_per_duel = K / (N - 1)
+        keys = [PlayerKey(p.player) for p in players]
+        states = [before[key] for key in keys]
+        R = [state.rating for state in states]
+
+        changes: list[Change] = []
+        for i, me in enumerate(players):
+            duels: list[dict[str, Json]] = []
+            S_sum = 0.0
+            E_sum = 0.0
+            for j, opponent in enumerate(players):
+                if j == i:
+                    continue
+                S = duel_score(me, opponent)
+                E = logistic_expected_score(R[i], R[j], scale)
+                S_sum += S
+                E_sum += E
+                duels.append(
+                    {
+                        "opponent": opponent.player,
+                        "opponent_rating": R[j],
+                        "expected_score": E,
+                        "score": S,
+                        "amount": duel_delta(K_per_duel, S, E),
+                    }
+                )
+            rating = R[i] + duel_delta(K_per_duel, S_sum, E_sum)
+            details: dict[str, Json] = {
+                "k": K,
+                "k_per_duel": K_per_duel,
+                "expected_score": E_sum,
+                "score": S_sum,
+                "duels": duels,
+            }
+            changes.append(
+                Change(
+                    key=keys[i],
+                    before=states[i],
+                    after=replace(states[i], rating=rating),
+                    details=frozen(details),
+                )
+            )
+        return Outcome(changes=tuple(changes))
+
+
+SYSTEM = EloFamilySystem(info=INFO, rater=EloRater)

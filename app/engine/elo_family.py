@@ -1,0 +1,68 @@
+"""Arithmetic shared by the Elo family: ``elo``, ``fundox`` and ``naf``.
+
+All three rest on the same base-10 logistic curve (Elo, *The Rating of Chessplayers, Past and
+Present*, 1978; SYSTEMS.md "Elo family"):
+
+* the expected score ``E_a = 1 / (1 + 10^((R_b - R_a) / scale))``
+  (NAF, seed 004_3c56f4e0f8d4dd82.txt, writes the same as ``1 / (10^((R_opp - R_you)/150) + 1)``);
+* the update ``R' = R + K (S - E)`` with ``S`` = 1 / 0.5 / 0.
+
+Fundox (seed 003_2f9c47745724d002.txt) is the same exchange with ``K = 16`` and ``scale = 800``:
+its pair amount when A beats B, ``16 / (1 + 10^((R_A - R_B)/800))``, equals ``16 (1 - E_A)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from app.engine.base import BaseRater
+from app.engine.params import resolve
+from app.engine.protocols import SystemInfo
+from app.engine.types import Json, PlayerState
+
+#: The base of Elo's logistic curve: a rating difference of one ``scale`` means odds of 10:1.
+LOGISTIC_BASE = 10.0
+
+
+def logistic_expected_score(R_a: float, R_b: float, scale: float) -> float:
+    """E_a = 1 / (1 + 10^((R_b - R_a) / scale)), the expected score of A against B.
+
+    Evaluated so that no power overflows: for a positive exponent ``x`` the equivalent
+    ``10^-x / (1 + 10^-x)`` is used (an underflow to 0 is the correct limit).
+    """
+    x = (R_b - R_a) / scale
+    if x > 0:
+        t = math.pow(LOGISTIC_BASE, -x)
+        return t / (1.0 + t)
+    return 1.0 / (1.0 + math.pow(LOGISTIC_BASE, x))
+
+
+def duel_delta(K: float, S: float, E: float) -> float:
+    """The rating change of one duel, K (S - E)."""
+    return K * (S - E)
+
+
+@dataclass(frozen=True, slots=True)
+class EloFamilyRater(BaseRater):
+    """Defaults shared by the family: a plain rating starting at the ``initial`` parameter."""
+
+    def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
+        return PlayerState(rating=float(self.params["initial"]))
+
+
+RaterT = TypeVar("RaterT", bound=EloFamilyRater)
+
+
+@dataclass(frozen=True, slots=True)
+class EloFamilySystem(Generic[RaterT]):
+    """A system of the family: its description and the rater class its parameters configure."""
+
+    info: SystemInfo
+    rater: type[RaterT]
+
+    def configure(self, params: Mapping[str, Json] | None = None) -> RaterT:
+        """Validate ``params`` against ``info.params`` (InvalidParameter) and build the rater."""
+        return self.rater(params=resolve(self.info.params, params))

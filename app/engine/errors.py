@@ -1,0 +1,28 @@
+"""Errors raised by the engine. The service layer maps them to 422 responses."""
+
+from __future__ import annotations
+
+
+class EngineError(ValueError):
+    """Base class of every engine error."""
+
+
+class InvalidParameter(EngineError):
+    """A ladder parameter is unknown or out of its range."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(f"{name}: {message}")
+        self.name = name
+        self.message = message
+
+
+class InvalidEvent(EngineError):
+    """An event breaks a rule of the system (too many players, centres past 34, ...).
+
+    ``loc`` points into the request body, for example ``("players", 2, "centres")``.
+    """
+
+    def __init__(self, loc: tuple[str | int, ...], message: str) -> None:
+        super().__init__(f"{'.'.join(str(p) for p in loc)}: {message}")
+        self.loc = loc
+        self.message = message

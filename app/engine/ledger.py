@@ -1,0 +1,128 @@
+"""Rating one event of any kind, and replaying a history of them.
+
+This is the one place that knows how games, tournaments and adjustments turn into changes,
+so the service's incremental path and a full replay from scratch share every line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import cast
+
+from app.engine.protocols import GameRater, Rater, SystemInfo, TournamentRater, key_for
+from app.engine.types import (
+    Adjustment,
+    Change,
+    Game,
+    Json,
+    LadderEvent,
+    Outcome,
+    PlayerKey,
+    PlayerState,
+    Tournament,
+    frozen,
+)
+
+#: Details of a change in a game stored with ``rated: false``.
+UNRATED_DETAILS: Mapping[str, Json] = frozen({"rated": False, "reason": "unrated game"})
+
+WIN = "win"
+DRAW = "draw"
+LOSS = "loss"
+
+
+def event_keys(info: SystemInfo, event: LadderEvent) -> list[PlayerKey]:
+    """The rating keys an event touches, in input order."""
+    if isinstance(event, Game):
+        return [key_for(info, p.player, p.faction) for p in event.participants]
+    if isinstance(event, Tournament):
+        return [PlayerKey(p.player) for p in event.standings]
+    return [event.key]
+
+
+def event_ranks(event: LadderEvent) -> list[int | None]:
+    if isinstance(event, Game):
+        return [p.rank for p in event.participants]
+    if isinstance(event, Tournament):
+        return [p.rank for p in event.standings]
+    return [None]
+
+
+def outcomes_by_rank(ranks: list[int | None]) -> list[str | None]:
+    """Win (sole best rank), draw (shared best rank) or loss, for the statistics."""
+    known = [r for r in ranks if r is not None]
+    if not known:
+        return [None for _ in ranks]
+    best = min(known)
+    shared = known.count(best) > 1
+    return [
+        None if r is None else (DRAW if shared else WIN) if r == best else LOSS for r in ranks
+    ]
+
+
+def rate_event(
+    info: SystemInfo,
+    rater: Rater,
+    event: LadderEvent,
+    states: Mapping[PlayerKey, PlayerState],
+    ladder_state: Mapping[str, Json],
+) -> Outcome:
+    """Rate ``event`` from the current ``states`` (missing keys start at the initial state)."""
+    keys = event_keys(info, event)
+    before = {k: states[k] if k in states else rater.initial_state(ladder_state) for k in keys}
+    if isinstance(event, Adjustment):
+        previous = states.get(event.key)
+        after = rater.adjusted_state(
+            previous, event.rating, event.deviation, event.volatility, event.at
+        )
+        details = frozen({"adjustment": True, "reason": event.reason})
+        change = Change(event.key, before[event.key], after, details)
+        return Outcome((change,), ladder_state)
+    if isinstance(event, Game):
+        if not event.rated:
+            changes = tuple(Change(k, before[k], before[k], UNRATED_DETAILS) for k in keys)
+            return Outcome(changes, ladder_state)
+        return cast(GameRater, rater).rate_game(event, before, ladder_state)
+    by_player = {k.player: s for k, s in before.items()}
+    return cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state)
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """One event's outcome during a replay."""
+
+    event: LadderEvent
+    outcome: Outcome
+
+
+def replay(
+    info: SystemInfo,
+    rater: Rater,
+    events: Iterable[LadderEvent],
+    states: Mapping[PlayerKey, PlayerState] | None = None,
+    ladder_state: Mapping[str, Json] | None = None,
+) -> Iterator[Replayed]:
+    """Apply ``events`` in order from ``states``; yields each event's outcome.
+
+    The caller's mapping is not modified; the running states live in a private dict.
+    """
+    current = dict(states or {})
+    ladder = rater.initial_ladder_state() if ladder_state is None else ladder_state
+    for event in events:
+        outcome = rate_event(info, rater, event, current, ladder)
+        for change in outcome.changes:
+            current[change.key] = change.after
+        ladder = outcome.ladder_state
+        yield Replayed(event, outcome)
+
+
+def final_states(
+    info: SystemInfo, rater: Rater, events: Iterable[LadderEvent]
+) -> dict[PlayerKey, PlayerState]:
+    """The states after replaying ``events`` from scratch (for tests and what-if)."""
+    current: dict[PlayerKey, PlayerState] = {}
+    for step in replay(info, rater, events):
+        for change in step.outcome.changes:
+            current[change.key] = change.after
+    return current

@@ -1,0 +1,106 @@
+"""Declared ladder parameters: defaults, descriptions and validation.
+
+Each system declares a tuple of :class:`ParamSpec`; :func:`resolve` checks a client's
+``params`` against it and fills in defaults, so a ladder's parameters are always complete.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from app.engine.errors import InvalidParameter
+from app.engine.types import Json, frozen
+
+ParamType = Literal["number", "integer", "string", "boolean", "date", "object", "array"]
+
+
+@dataclass(frozen=True, slots=True)
+class ParamSpec:
+    """One parameter of a system."""
+
+    name: str
+    type: ParamType
+    default: Json
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    #: The allowed values of a string parameter.
+    choices: tuple[str, ...] | None = None
+    #: Extra validation for structured values; raises ``ValueError`` with a message.
+    check: Callable[[Json], None] | None = None
+    #: Whether ``minimum`` is exclusive (for example a positive K).
+    exclusive_minimum: bool = False
+
+    def describe(self) -> dict[str, Json]:
+        """The public description served by ``GET /systems``."""
+        out: dict[str, Json] = {
+            "type": self.type,
+            "default": self.default,
+            "description": self.description,
+        }
+        if self.minimum is not None:
+            key = "exclusive_minimum" if self.exclusive_minimum else "minimum"
+            out[key] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        return out
+
+    def validate(self, value: Json) -> Json:
+        """Return the value (ints widened to float for numbers) or raise InvalidParameter."""
+        name = self.name
+        if self.type == "number":
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise InvalidParameter(name, "must be a number")
+            value = float(value)
+            if not math.isfinite(value):
+                raise InvalidParameter(name, "must be finite")
+        elif self.type == "integer":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidParameter(name, "must be an integer")
+        elif self.type == "string" or self.type == "date":
+            if not isinstance(value, str):
+                raise InvalidParameter(name, "must be a string")
+            if self.choices is not None and value not in self.choices:
+                raise InvalidParameter(name, f"must be one of {', '.join(self.choices)}")
+        elif self.type == "boolean":
+            if not isinstance(value, bool):
+                raise InvalidParameter(name, "must be true or false")
+        elif self.type == "object":
+            if not isinstance(value, dict):
+                raise InvalidParameter(name, "must be an object")
+        elif self.type == "array" and not isinstance(value, list):
+            raise InvalidParameter(name, "must be an array")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if self.minimum is not None:
+                if self.exclusive_minimum and value <= self.minimum:
+                    raise InvalidParameter(name, f"must be greater than {self.minimum:g}")
+                if not self.exclusive_minimum and value < self.minimum:
+                    raise InvalidParameter(name, f"must be at least {self.minimum:g}")
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidParameter(name, f"must be at most {self.maximum:g}")
+        if self.check is not None:
+            try:
+                self.check(value)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise InvalidParameter(name, str(exc)) from exc
+        return value
+
+
+def resolve(specs: Sequence[ParamSpec], given: Mapping[str, Json] | None) -> Mapping[str, Json]:
+    """Validate ``given`` against ``specs`` and return the complete, read-only parameters."""
+    by_name = {spec.name: spec for spec in specs}
+    given = given or {}
+    for name in given:
+        if name not in by_name:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise InvalidParameter(name, f"unknown parameter (known: {known})")
+    resolved: dict[str, Json] = {}
+    for spec in specs:
+        value = given.get(spec.name, spec.default)
+        resolved[spec.name] = spec.validate(value)
+    return frozen(resolved)

@@ -1,0 +1,147 @@
+"""The small protocols a rating system implements, one per kind of system.
+
+A *system* (module-level singleton) describes itself and, given a ladder's parameters,
+returns a *rater* that does the arithmetic. Raters are pure: the same inputs give the same
+outputs, and nothing is mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol
+
+from app.engine.params import ParamSpec
+from app.engine.types import (
+    Game,
+    Json,
+    Outcome,
+    PlayerKey,
+    PlayerState,
+    Standing,
+    Tournament,
+)
+
+SystemKind = Literal["game", "tournament"]
+
+
+@dataclass(frozen=True, slots=True)
+class SystemInfo:
+    """What ``GET /systems`` shows of a system."""
+
+    id: str
+    title: str
+    kind: SystemKind
+    description: str
+    sources: tuple[str, ...]
+    params: tuple[ParamSpec, ...]
+    #: One rating per player per faction (NAF: per coach per race).
+    per_faction: bool = False
+    #: Whether an event's result depends on ladder-wide state (NADF's rising base), so
+    #: events of the ladder must be applied one at a time in ladder order.
+    ladder_scoped: bool = False
+    #: The leaderboard's default activity filter in days (Fundox: 30), None for none.
+    default_active_within_days: int | None = None
+    #: Pairwise duel systems (Elo and Glicko families) give head-to-head lobby amounts.
+    duel: bool = False
+    #: How the leaderboard ranks: by "rating" or by "ranking_value".
+    rank_by: Literal["rating", "ranking_value"] = "rating"
+
+
+class Rater(Protocol):
+    """Operations common to every configured system."""
+
+    @property
+    def params(self) -> Mapping[str, Json]: ...
+
+    def initial_ladder_state(self) -> Mapping[str, Json]:
+        """Ladder-wide state before any event (NADF: the base). Usually empty."""
+        ...
+
+    def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
+        """The state of a player before its first event."""
+        ...
+
+    def standing(self, state: PlayerState) -> Standing:
+        """What a leaderboard shows for ``state``."""
+        ...
+
+    def adjusted_state(
+        self,
+        previous: PlayerState | None,
+        rating: float,
+        deviation: float | None,
+        volatility: float | None,
+        at: datetime,
+    ) -> PlayerState:
+        """The state set by an administrator's adjustment at ``at`` (API.md).
+
+        Raises InvalidEvent when a value is out of range for the system.
+        """
+        ...
+
+
+class GameRater(Rater, Protocol):
+    """A configured game system (Elo, Glicko, NADF, Kinzett ...)."""
+
+    def validate_game(self, game: Game) -> None:
+        """Raise InvalidEvent when ``game`` breaks a rule of the system."""
+        ...
+
+    def rate_game(
+        self,
+        game: Game,
+        before: Mapping[PlayerKey, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        """Rate a validated, rated game. ``before`` holds a state for every participant."""
+        ...
+
+
+class DuelRater(GameRater, Protocol):
+    """A game system built on duels: gives head-to-head amounts for the lobby."""
+
+    def expected_score(
+        self, player: PlayerState, opponent: PlayerState, game: Game | None = None
+    ) -> float:
+        """The player's expected score against the opponent (the system's E)."""
+        ...
+
+
+class TournamentRater(Rater, Protocol):
+    """A configured tournament ranking system (DPTR, C-Diplo, WPE, DAANZ)."""
+
+    def validate_tournament(self, tournament: Tournament) -> None:
+        """Raise InvalidEvent when ``tournament`` breaks a rule of the system."""
+        ...
+
+    def rate_tournament(
+        self,
+        tournament: Tournament,
+        before: Mapping[str, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        """Rate a validated tournament. ``before`` holds a state for every ranked player."""
+        ...
+
+
+class System(Protocol):
+    """A rating system: its description, and a rater for given parameters."""
+
+    @property
+    def info(self) -> SystemInfo: ...
+
+    def configure(self, params: Mapping[str, Json] | None = None) -> Rater:
+        """Validate ``params`` (raising InvalidParameter) and return the configured rater."""
+        ...
+
+
+def key_for(info: SystemInfo, player: str, faction: str | None) -> PlayerKey:
+    """The rating key of a player in a ladder of this system."""
+    return PlayerKey(player, faction if info.per_faction else None)
+
+
+def sorted_keys(keys: Sequence[PlayerKey]) -> list[PlayerKey]:
+    """A fixed order over keys, used wherever locks or outputs need one."""
+    return sorted(keys, key=lambda k: (k.player, k.faction or ""))

@@ -1,0 +1,153 @@
+"""Value types shared by every rating system.
+
+All are frozen; a system never mutates its inputs and returns new values instead.
+Mappings held by these types are read-only by contract (systems build fresh dicts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from types import MappingProxyType
+from typing import Any
+
+#: A JSON value (what details, extras and parameters may hold).
+Json = Any
+
+EMPTY: Mapping[str, Json] = MappingProxyType({})
+
+
+def frozen(mapping: Mapping[str, Json] | None = None) -> Mapping[str, Json]:
+    """A read-only view of ``mapping`` (a copy, so later changes to the source do not leak)."""
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerKey:
+    """Who a rating belongs to: a player, and on per-faction ladders one of its factions."""
+
+    player: str
+    faction: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A player's rating state after some prefix of the ladder's history.
+
+    ``rating`` is the headline number. ``deviation``/``volatility`` are used by the Glicko
+    family. ``extra`` holds system-specific JSON state (for example an open Glicko rating
+    period, NADF solos, a DAANZ classification); it is stored and handed back verbatim.
+    """
+
+    rating: float
+    deviation: float | None = None
+    volatility: float | None = None
+    extra: Mapping[str, Json] = field(default_factory=lambda: EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What leaderboards show for a state."""
+
+    rating: float
+    deviation: float | None = None
+    volatility: float | None = None
+    #: A conservative display value where the system defines one (NAF Glicko: mu - 2.5 phi).
+    ranking_value: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventContext:
+    """The event a game belongs to (NAF K-value: number of coaches and whether it is a major)."""
+
+    id: str | None = None
+    coaches: int | None = None
+    major: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    """One player's result in a game. Rank 1 is best; equal ranks tie."""
+
+    player: str
+    rank: int
+    faction: str | None = None
+    centres: int | None = None
+    eliminated_in: int | None = None
+
+    @property
+    def key_any_faction(self) -> PlayerKey:
+        return PlayerKey(self.player, self.faction)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game result as a rating system sees it."""
+
+    played_at: datetime
+    participants: tuple[Participant, ...]
+    rated: bool = True
+    event: EventContext | None = None
+    tournament: str | None = None
+    end_year: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One player's final place in a tournament. Equal ranks are ties."""
+
+    player: str
+    rank: int
+    centres: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament's final standings as a ranking system sees them."""
+
+    held_on: date
+    rounds: int
+    standings: tuple[Placement, ...]
+    world_championship: bool = False
+    event_class: str | None = None
+    major: bool = False
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One player's rating change in an event, with the formula's terms in ``details``."""
+
+    key: PlayerKey
+    before: PlayerState
+    after: PlayerState
+    details: Mapping[str, Json] = field(default_factory=lambda: EMPTY)
+
+    @property
+    def delta(self) -> float:
+        return self.after.rating - self.before.rating
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of rating one event: the changes (in input order) and the new ladder state."""
+
+    changes: tuple[Change, ...]
+    ladder_state: Mapping[str, Json] = field(default_factory=lambda: EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """An administrator setting a rating's state at a time (API.md "Rating adjustments")."""
+
+    key: PlayerKey
+    at: datetime
+    rating: float
+    deviation: float | None = None
+    volatility: float | None = None
+    reason: str | None = None
+
+
+#: Anything that can stand in a ladder's history.
+LadderEvent = Game | Tournament | Adjustment

@@ -1,0 +1,150 @@
+"""The ORM tables.
+
+The ordered history of events is the truth; ``player_ratings`` is the current state derived
+from it, and every ``changes`` row names its predecessor for the same rating (the consistency
+invariant: a unique ``prev_change_id`` means two writers can never both extend the same state).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, JsonType, UTCDateTime
+
+ID_LENGTH = 100
+#: Faction column value for ladders that are not per-faction (NULL would break uniqueness).
+NO_FACTION = ""
+
+#: BIGINT on PostgreSQL, INTEGER on SQLite (so it is SQLite's rowid and autoincrements).
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Ladder(Base):
+    __tablename__ = "ladders"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    system: Mapped[str] = mapped_column(String(32))
+    title: Mapped[str | None] = mapped_column(String(200))
+    params: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    #: Ladder-wide state after the latest applied event (NADF's base); {} for most systems.
+    state: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Event(Base):
+    """A game, tournament or rating adjustment, in the ladder's history."""
+
+    __tablename__ = "events"
+    __table_args__ = (
+        UniqueConstraint("ladder_id", "kind", "external_id"),
+        Index("ix_events_ladder_order", "ladder_id", "occurred_at", "seq"),
+        Index("ix_events_ladder_tournament", "ladder_id", "tournament"),
+    )
+
+    #: Arrival number: increasing in order of acceptance across the whole service.
+    seq: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    ladder_id: Mapped[str] = mapped_column(ForeignKey("ladders.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    external_id: Mapped[str | None] = mapped_column(String(ID_LENGTH))
+    occurred_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    body: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    body_hash: Mapped[str] = mapped_column(String(64))
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
+    tournament: Mapped[str | None] = mapped_column(String(ID_LENGTH))
+    voided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: Ladder-wide state after this event (only for ladder-scoped systems such as NADF).
+    ladder_state_after: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Change(Base):
+    """One player's rating change in one event."""
+
+    __tablename__ = "changes"
+    __table_args__ = (
+        UniqueConstraint("prev_change_id"),
+        # A rating's history has exactly one start.
+        Index(
+            "uq_changes_first_per_rating",
+            "ladder_id",
+            "player",
+            "faction",
+            unique=True,
+            postgresql_where=text("prev_change_id IS NULL"),
+            sqlite_where=text("prev_change_id IS NULL"),
+        ),
+        Index("ix_changes_rating_order", "ladder_id", "player", "faction", "occurred_at", "seq"),
+        Index("ix_changes_event", "event_seq"),
+        Index("ix_changes_ladder_order", "ladder_id", "occurred_at", "seq"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    ladder_id: Mapped[str] = mapped_column(ForeignKey("ladders.id", ondelete="CASCADE"))
+    event_seq: Mapped[int] = mapped_column(ForeignKey("events.seq", ondelete="CASCADE"))
+    player: Mapped[str] = mapped_column(String(ID_LENGTH))
+    faction: Mapped[str] = mapped_column(String(ID_LENGTH))
+    position: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int | None] = mapped_column(Integer)
+    #: "win", "draw" or "loss" for a rated game; NULL when it counts in no statistic.
+    outcome: Mapped[str | None] = mapped_column(String(8))
+    occurred_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: Copy of the event's seq, so history orders by (occurred_at, seq) without a join.
+    seq: Mapped[int] = mapped_column(BigInteger)
+    rating_before: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[float] = mapped_column(Float)
+    deviation_before: Mapped[float | None] = mapped_column(Float)
+    deviation_after: Mapped[float | None] = mapped_column(Float)
+    volatility_before: Mapped[float | None] = mapped_column(Float)
+    volatility_after: Mapped[float | None] = mapped_column(Float)
+    state_after: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    details: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    prev_change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"))
+
+
+class PlayerRating(Base):
+    """A rating's current state, derived from its changes (the lock target for writers)."""
+
+    __tablename__ = "player_ratings"
+    __table_args__ = (
+        Index("ix_player_ratings_ladder_rating", "ladder_id", "rating"),
+        Index("ix_player_ratings_ladder_ranking_value", "ladder_id", "ranking_value"),
+    )
+
+    ladder_id: Mapped[str] = mapped_column(
+        ForeignKey("ladders.id", ondelete="CASCADE"), primary_key=True
+    )
+    player: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    faction: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float | None] = mapped_column(Float)
+    volatility: Mapped[float | None] = mapped_column(Float)
+    ranking_value: Mapped[float | None] = mapped_column(Float)
+    #: Secondary sort key where the system has one (Kinzett: secondary points).
+    tiebreak: Mapped[float | None] = mapped_column(Float)
+    state: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    games: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    wins: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    draws: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    losses: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    last_played_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The newest change of this rating (the next change names it as its predecessor).
+    last_change_id: Mapped[int | None] = mapped_column(BigInteger)
+    #: (time, seq) of the latest event applied to this rating: a new event earlier than this
+    #: is late and triggers recomputation.
+    last_event_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_event_seq: Mapped[int | None] = mapped_column(BigInteger)

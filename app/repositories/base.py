@@ -1,0 +1,28 @@
+"""Helpers shared by the repositories."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+from sqlalchemy.sql import Select
+
+
+def is_postgres(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def insert_ignoring_conflicts(session: Session, table: Any, rows: list[dict[str, Any]]) -> None:
+    """INSERT ... ON CONFLICT DO NOTHING on either database."""
+    if not rows:
+        return
+    dialect_insert = postgresql.insert if is_postgres(session) else sqlite.insert
+    session.execute(dialect_insert(table).on_conflict_do_nothing(), rows)
+
+
+def lock(session: Session, statement: Select[Any], *, exclusive: bool = True) -> Select[Any]:
+    """Row locks on PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises writers."""
+    if not is_postgres(session):
+        return statement
+    return statement.with_for_update(read=not exclusive)

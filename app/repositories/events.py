@@ -1,0 +1,211 @@
+"""SQL for the ladder's history: events and their changes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, case, delete, func, insert, select, text, update
+from sqlalchemy.orm import Session
+
+from app.models import Change, Event
+from app.repositories.base import is_postgres
+
+
+class EventRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def find(self, ladder_id: str, kind: str, external_id: str) -> Event | None:
+        return self.session.scalars(
+            select(Event).where(
+                Event.ladder_id == ladder_id,
+                Event.kind == kind,
+                Event.external_id == external_id,
+            )
+        ).one_or_none()
+
+    def add(self, event: Event) -> int:
+        self.session.add(event)
+        self.session.flush()
+        return event.seq
+
+    def latest(self, ladder_id: str) -> tuple[datetime, int] | None:
+        """(time, seq) of the ladder's latest live event."""
+        row = self.session.execute(
+            select(Event.occurred_at, Event.seq)
+            .where(Event.ladder_id == ladder_id, Event.voided_at.is_(None))
+            .order_by(Event.occurred_at.desc(), Event.seq.desc())
+            .limit(1)
+        ).one_or_none()
+        return None if row is None else (row[0], row[1])
+
+    def live_from(self, ladder_id: str, start: datetime | None) -> list[Event]:
+        """The ladder's live (not voided) events at or after ``start``, in history order."""
+        statement = select(Event).where(Event.ladder_id == ladder_id, Event.voided_at.is_(None))
+        if start is not None:
+            statement = statement.where(Event.occurred_at >= start)
+        return list(self.session.scalars(statement.order_by(Event.occurred_at, Event.seq)))
+
+    def ladder_state_before(self, ladder_id: str, start: datetime) -> dict[str, Any] | None:
+        """Ladder-wide state after the last live event before ``start`` (None: initial)."""
+        return self.session.scalar(
+            select(Event.ladder_state_after)
+            .where(
+                Event.ladder_id == ladder_id,
+                Event.voided_at.is_(None),
+                Event.occurred_at < start,
+            )
+            .order_by(Event.occurred_at.desc(), Event.seq.desc())
+            .limit(1)
+        )
+
+    def set_ladder_states(self, states: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        for seq, state in states:
+            self.session.execute(
+                update(Event).where(Event.seq == seq).values(ladder_state_after=state)
+            )
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def allocate_change_ids(self, count: int) -> list[int]:
+        """Ids for ``count`` new changes, so a batch can name its own predecessors.
+
+        PostgreSQL draws them from the column's sequence (safe beside concurrent writers);
+        SQLite holds the database write lock, so the next ids after the maximum are free.
+        """
+        if count == 0:
+            return []
+        if is_postgres(self.session):
+            rows = self.session.execute(
+                text(
+                    "SELECT nextval(pg_get_serial_sequence('changes', 'id')) "
+                    "FROM generate_series(1, :n)"
+                ),
+                {"n": count},
+            )
+            return [row[0] for row in rows]
+        start = (self.session.scalar(select(func.max(Change.id))) or 0) + 1
+        return list(range(start, start + count))
+
+    def insert_changes(self, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            self.session.execute(insert(Change), rows)
+
+    def delete_changes_from(
+        self, ladder_id: str, start: datetime | None
+    ) -> list[tuple[str, str]]:
+        """Delete the changes at or after ``start``; returns the ratings they touched."""
+        condition = Change.ladder_id == ladder_id
+        if start is not None:
+            condition = and_(condition, Change.occurred_at >= start)
+        touched = [
+            (row[0], row[1])
+            for row in self.session.execute(
+                select(Change.player, Change.faction).where(condition).distinct()
+            )
+        ]
+        self.session.execute(delete(Change).where(condition))
+        return touched
+
+    def changes_of_event(self, seq: int) -> list[Change]:
+        return list(
+            self.session.scalars(
+                select(Change).where(Change.event_seq == seq).order_by(Change.position)
+            )
+        )
+
+    def changes_of_events(self, seqs: Sequence[int]) -> dict[int, list[Change]]:
+        result: dict[int, list[Change]] = {s: [] for s in seqs}
+        if not seqs:
+            return result
+        rows = self.session.scalars(
+            select(Change).where(Change.event_seq.in_(seqs)).order_by(Change.position)
+        )
+        for change in rows:
+            result[change.event_seq].append(change)
+        return result
+
+    def last_changes_before(self, ladder_id: str, start: datetime) -> list[Change]:
+        """Each rating's last change before ``start`` (the states a replay starts from)."""
+        ranked = (
+            select(
+                Change.id,
+                func.row_number()
+                .over(
+                    partition_by=(Change.player, Change.faction),
+                    order_by=(Change.occurred_at.desc(), Change.seq.desc()),
+                )
+                .label("newest"),
+            )
+            .where(Change.ladder_id == ladder_id, Change.occurred_at < start)
+            .subquery()
+        )
+        return list(
+            self.session.scalars(
+                select(Change).join(ranked, ranked.c.id == Change.id).where(ranked.c.newest == 1)
+            )
+        )
+
+    def history(
+        self,
+        ladder_id: str,
+        player: str,
+        faction: str | None,
+        limit: int,
+        offset: int,
+        as_of: datetime | None = None,
+    ) -> tuple[int, list[tuple[Change, Event]]]:
+        condition = and_(Change.ladder_id == ladder_id, Change.player == player)
+        if faction is not None:
+            condition = and_(condition, Change.faction == faction)
+        if as_of is not None:
+            condition = and_(condition, Change.occurred_at <= as_of)
+        total = self.session.scalar(select(func.count()).select_from(Change).where(condition)) or 0
+        rows = self.session.execute(
+            select(Change, Event)
+            .join(Event, Event.seq == Change.event_seq)
+            .where(condition)
+            .order_by(Change.occurred_at, Change.seq, Change.faction)
+            .limit(limit)
+            .offset(offset)
+        )
+        return total, [(row[0], row[1]) for row in rows]
+
+    def statistics(
+        self, ladder_id: str, keys: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], dict[str, Any]]:
+        """Games, wins, draws, losses and last rated game per rating, from the changes."""
+        if not keys:
+            return {}
+        players = sorted({k[0] for k in keys})
+        rows = self.session.execute(
+            select(
+                Change.player,
+                Change.faction,
+                func.count(Change.outcome),
+                func.sum(_count_if(Change.outcome == "win")),
+                func.sum(_count_if(Change.outcome == "draw")),
+                func.sum(_count_if(Change.outcome == "loss")),
+                func.max(Change.occurred_at).filter(Change.outcome.is_not(None)),
+            )
+            .where(Change.ladder_id == ladder_id, Change.player.in_(players))
+            .group_by(Change.player, Change.faction)
+        )
+        wanted = set(keys)
+        result: dict[tuple[str, str], dict[str, Any]] = {}
+        for player, faction, games, wins, draws, losses, last in rows:
+            if (player, faction) in wanted:
+                result[(player, faction)] = {
+                    "games": games or 0,
+                    "wins": wins or 0,
+                    "draws": draws or 0,
+                    "losses": losses or 0,
+                    "last_played_at": last,
+                }
+        return result
+
+
+def _count_if(condition: Any) -> Any:
+    return case((condition, 1), else_=0)

@@ -1,0 +1,63 @@
+"""SQL for ladders."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from app.models import Event, Ladder, PlayerRating
+from app.repositories.base import lock
+
+
+class LadderRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get(self, ladder_id: str) -> Ladder | None:
+        return self.session.get(Ladder, ladder_id)
+
+    def get_locked(self, ladder_id: str, *, exclusive: bool) -> Ladder | None:
+        """The ladder, locked: shared for ordinary writes, exclusive for recomputation."""
+        statement = lock(self.session, select(Ladder).where(Ladder.id == ladder_id), exclusive=exclusive)
+        return self.session.scalars(statement).one_or_none()
+
+    def add(self, ladder: Ladder) -> None:
+        self.session.add(ladder)
+        self.session.flush()
+
+    def page(self, limit: int, offset: int) -> tuple[int, list[Ladder]]:
+        total = self.session.scalar(select(func.count()).select_from(Ladder)) or 0
+        rows = self.session.scalars(select(Ladder).order_by(Ladder.id).limit(limit).offset(offset))
+        return total, list(rows)
+
+    def counts(self, ladder_ids: list[str]) -> dict[str, dict[str, int]]:
+        """Players, games and tournaments per ladder (voided events excluded)."""
+        result: dict[str, dict[str, int]] = {
+            i: {"players": 0, "games": 0, "tournaments": 0} for i in ladder_ids
+        }
+        if not ladder_ids:
+            return result
+        players = self.session.execute(
+            select(PlayerRating.ladder_id, func.count(func.distinct(PlayerRating.player)))
+            .where(PlayerRating.ladder_id.in_(ladder_ids))
+            .group_by(PlayerRating.ladder_id)
+        )
+        for ladder_id, count in players:
+            result[ladder_id]["players"] = count
+        events = self.session.execute(
+            select(Event.ladder_id, Event.kind, func.count())
+            .where(Event.ladder_id.in_(ladder_ids), Event.voided_at.is_(None))
+            .group_by(Event.ladder_id, Event.kind)
+        )
+        for ladder_id, kind, count in events:
+            if kind in ("game", "tournament"):
+                result[ladder_id][kind + "s"] = count
+        return result
+
+    def set_state(self, ladder_id: str, state: dict[str, Any], now: datetime) -> None:
+        self.session.execute(
+            update(Ladder).where(Ladder.id == ladder_id).values(state=state, updated_at=now)
+        )

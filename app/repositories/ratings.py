@@ -1,0 +1,172 @@
+"""SQL for current ratings (``player_ratings``) and leaderboards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import Float, and_, delete, func, select, tuple_, update
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.expression import ColumnElement
+
+from app.models import PlayerRating
+from app.repositories.base import insert_ignoring_conflicts, lock
+
+RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
+
+SortField = Literal["rating", "name", "games"]
+SortOrder = Literal["asc", "desc"]
+
+
+class RatingRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def ensure(self, ladder_id: str, rows: list[dict[str, Any]]) -> None:
+        """Create the rows that do not exist yet (concurrent creators are fine)."""
+        insert_ignoring_conflicts(
+            self.session, PlayerRating, [{"ladder_id": ladder_id, **row} for row in rows]
+        )
+
+    def lock_many(self, ladder_id: str, keys: Sequence[RatingKey]) -> dict[RatingKey, PlayerRating]:
+        """Lock the rows in a fixed (sorted) order, so concurrent writers never deadlock."""
+        statement = (
+            select(PlayerRating)
+            .where(
+                PlayerRating.ladder_id == ladder_id,
+                tuple_(PlayerRating.player, PlayerRating.faction).in_(sorted(set(keys))),
+            )
+            .order_by(PlayerRating.player, PlayerRating.faction)
+        )
+        rows = self.session.scalars(lock(self.session, statement)).all()
+        return {(r.player, r.faction): r for r in rows}
+
+    def get_many(self, ladder_id: str, keys: Sequence[RatingKey]) -> dict[RatingKey, PlayerRating]:
+        if not keys:
+            return {}
+        rows = self.session.scalars(
+            select(PlayerRating).where(
+                PlayerRating.ladder_id == ladder_id,
+                tuple_(PlayerRating.player, PlayerRating.faction).in_(sorted(set(keys))),
+            )
+        ).all()
+        return {(r.player, r.faction): r for r in rows}
+
+    def of_player(self, ladder_id: str, player: str) -> list[PlayerRating]:
+        return list(
+            self.session.scalars(
+                select(PlayerRating)
+                .where(PlayerRating.ladder_id == ladder_id, PlayerRating.player == player)
+                .order_by(PlayerRating.faction)
+            )
+        )
+
+    def all_of_ladder(self, ladder_id: str) -> list[PlayerRating]:
+        return list(
+            self.session.scalars(select(PlayerRating).where(PlayerRating.ladder_id == ladder_id))
+        )
+
+    def update_many(self, ladder_id: str, values: list[dict[str, Any]]) -> None:
+        """Write new current states; each dict holds ``player``, ``faction`` and the columns."""
+        for row in values:
+            columns = {k: v for k, v in row.items() if k not in ("player", "faction")}
+            self.session.execute(
+                update(PlayerRating)
+                .where(
+                    PlayerRating.ladder_id == ladder_id,
+                    PlayerRating.player == row["player"],
+                    PlayerRating.faction == row["faction"],
+                )
+                .values(**columns)
+                .execution_options(synchronize_session=False)
+            )
+
+    def delete_many(self, ladder_id: str, keys: Sequence[RatingKey]) -> None:
+        if keys:
+            self.session.execute(
+                delete(PlayerRating).where(
+                    PlayerRating.ladder_id == ladder_id,
+                    tuple_(PlayerRating.player, PlayerRating.faction).in_(list(keys)),
+                )
+            )
+
+    def position(self, ladder_id: str, row: PlayerRating, rank_by: str) -> int:
+        """1 + the number of ratings strictly better (equal values share a position)."""
+        value, tiebreak = _rank_columns(rank_by)
+        mine = (row.ranking_value if rank_by == "ranking_value" else row.rating, row.tiebreak or 0.0)
+        if mine[0] is None:
+            return 0
+        better = self.session.scalar(
+            select(func.count())
+            .select_from(PlayerRating)
+            .where(
+                PlayerRating.ladder_id == ladder_id,
+                (value > mine[0]) | ((value == mine[0]) & (tiebreak > mine[1])),
+            )
+        )
+        return 1 + (better or 0)
+
+    def leaderboard(
+        self,
+        ladder_id: str,
+        *,
+        rank_by: str,
+        sort: SortField,
+        order: SortOrder,
+        active_since: datetime | None,
+        faction: str | None,
+        min_games: int,
+        limit: int,
+        offset: int,
+    ) -> tuple[int, list[tuple[int, PlayerRating]]]:
+        conditions: list[ColumnElement[bool]] = [PlayerRating.ladder_id == ladder_id]
+        if active_since is not None:
+            conditions.append(PlayerRating.last_played_at >= active_since)
+        if faction is not None:
+            conditions.append(PlayerRating.faction == faction)
+        if min_games > 0:
+            conditions.append(PlayerRating.games >= min_games)
+        where = and_(*conditions)
+        total = self.session.scalar(select(func.count()).select_from(PlayerRating).where(where))
+        value, tiebreak = _rank_columns(rank_by)
+        ranked = (
+            select(
+                PlayerRating.player,
+                PlayerRating.faction,
+                func.rank().over(order_by=(value.desc(), tiebreak.desc())).label("position"),
+            )
+            .where(where)
+            .subquery()
+        )
+        sort_columns: dict[str, list[Any]] = {
+            "rating": [ranked.c.position.asc() if order == "desc" else ranked.c.position.desc()],
+            "name": [PlayerRating.player.asc() if order == "asc" else PlayerRating.player.desc()],
+            "games": [PlayerRating.games.desc() if order == "desc" else PlayerRating.games.asc()],
+        }
+        statement = (
+            select(ranked.c.position, PlayerRating)
+            .join(
+                PlayerRating,
+                and_(
+                    PlayerRating.ladder_id == ladder_id,
+                    PlayerRating.player == ranked.c.player,
+                    PlayerRating.faction == ranked.c.faction,
+                ),
+            )
+            .order_by(*sort_columns[sort], PlayerRating.player, PlayerRating.faction)
+            .limit(limit)
+            .offset(offset)
+        )
+        rows = self.session.execute(statement)
+        return total or 0, [(row[0], row[1]) for row in rows]
+
+
+def _rank_columns(rank_by: str) -> tuple[ColumnElement[float], ColumnElement[float]]:
+    value: ColumnElement[float] = (
+        func.coalesce(PlayerRating.ranking_value, PlayerRating.rating)
+        if rank_by == "ranking_value"
+        else PlayerRating.rating.expression
+    )
+    tiebreak = func.coalesce(PlayerRating.tiebreak, 0.0, type_=Float)
+    return value, tiebreak

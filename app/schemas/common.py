@@ -1,0 +1,51 @@
+"""Shared pieces of the API models."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+#: Client-chosen identifiers (API.md): 1-100 characters of [A-Za-z0-9._:@-].
+IDENTIFIER_PATTERN = r"^[A-Za-z0-9._:@-]{1,100}$"
+Identifier = Annotated[
+    str,
+    StringConstraints(pattern=IDENTIFIER_PATTERN, min_length=1, max_length=100),
+    Field(examples=["club-fundox"]),
+]
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 500
+MAX_TITLE_LENGTH = 200
+MAX_TEXT_LENGTH = 500
+
+
+def _require_utc(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        raise ValueError("must carry a timezone (RFC 3339, e.g. 2026-11-29T10:00:00Z)")
+    return value.astimezone(UTC)
+
+
+#: An RFC 3339 timestamp with an explicit offset, normalised to UTC.
+UtcDateTime = Annotated[datetime, AfterValidator(_require_utc)]
+
+
+class RequestModel(BaseModel):
+    """Request bodies: unknown fields are rejected, NaN and infinities too (API.md)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, str_strip_whitespace=False)
+
+
+class ResponseModel(BaseModel):
+    model_config = ConfigDict(allow_inf_nan=False)
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    errors: list[dict[str, Any]] | None = None

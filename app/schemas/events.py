@@ -1,0 +1,144 @@
+"""Games, tournaments and the changes they cause."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from app.schemas.common import (
+    MAX_TEXT_LENGTH,
+    MAX_TITLE_LENGTH,
+    Identifier,
+    RequestModel,
+    ResponseModel,
+    UtcDateTime,
+)
+
+MAX_RANK = 100_000
+MAX_CENTRES = 34
+MIN_GAME_YEAR = 1901
+MAX_GAME_YEAR = 9999
+MAX_PLAYERS_PER_GAME = 100
+MAX_STANDINGS = 10_000
+MAX_COACHES = 100_000
+MAX_ROUNDS = 1_000
+FACTION_MAX_LENGTH = 100
+
+
+class EventContextIn(RequestModel):
+    id: Identifier | None = None
+    coaches: int | None = Field(default=None, ge=1, le=MAX_COACHES)
+    major: bool = False
+
+
+class GamePlayerIn(RequestModel):
+    player: Identifier
+    rank: int = Field(ge=1, le=MAX_RANK)
+    faction: str | None = Field(default=None, min_length=1, max_length=FACTION_MAX_LENGTH)
+    centres: int | None = Field(default=None, ge=0, le=MAX_CENTRES)
+    eliminated_in: int | None = Field(default=None, ge=MIN_GAME_YEAR, le=MAX_GAME_YEAR)
+
+
+def _no_duplicate_players(players: list[Any], field: str, per_faction: bool = False) -> None:
+    seen: set[str] = set()
+    for index, entry in enumerate(players):
+        if entry.player in seen:
+            raise ValueError(f"{field}[{index}]: player {entry.player!r} appears twice")
+        seen.add(entry.player)
+
+
+class GameBody(RequestModel):
+    """A game result (API.md "Games"); the ladder and id come with it or from the path."""
+
+    played_at: UtcDateTime
+    rated: bool = True
+    event: EventContextIn | None = None
+    tournament: Identifier | None = None
+    end_year: int | None = Field(default=None, ge=MIN_GAME_YEAR, le=MAX_GAME_YEAR)
+    players: list[GamePlayerIn] = Field(min_length=2, max_length=MAX_PLAYERS_PER_GAME)
+
+    @model_validator(mode="after")
+    def _players_unique(self) -> GameBody:
+        _no_duplicate_players(self.players, "players")
+        return self
+
+
+class GameIn(GameBody):
+    ladder: Identifier
+    id: Identifier
+
+
+class ChangeOut(ResponseModel):
+    player: str
+    faction: str | None
+    rank: int | None
+    rating_before: float
+    rating_after: float
+    delta: float
+    details: dict[str, Any]
+    deviation_before: float | None = None
+    deviation_after: float | None = None
+    volatility_before: float | None = None
+    volatility_after: float | None = None
+    ranking_value: float | None = None
+
+
+class GameOut(ResponseModel):
+    ladder: str
+    id: str
+    seq: int
+    played_at: datetime
+    rated: bool
+    voided: bool = False
+    recomputed_events: int = 0
+    changes: list[ChangeOut]
+
+
+class StandingIn(RequestModel):
+    player: Identifier
+    rank: int = Field(ge=1, le=MAX_RANK)
+    centres: int | None = Field(default=None, ge=0, le=MAX_CENTRES)
+
+
+class TournamentBody(RequestModel):
+    name: str | None = Field(default=None, max_length=MAX_TITLE_LENGTH)
+    held_on: date
+    rounds: int = Field(default=1, ge=1, le=MAX_ROUNDS)
+    world_championship: bool = False
+    event_class: Literal["world", "continental", "main", "minor"] | None = Field(
+        default=None, alias="class"
+    )
+    major: bool = False
+    standings: list[StandingIn] = Field(min_length=2, max_length=MAX_STANDINGS)
+
+    @model_validator(mode="after")
+    def _standings_unique(self) -> TournamentBody:
+        _no_duplicate_players(self.standings, "standings")
+        return self
+
+
+class TournamentIn(TournamentBody):
+    ladder: Identifier
+    id: Identifier
+
+
+class TournamentOut(ResponseModel):
+    ladder: str
+    id: str
+    seq: int
+    held_on: date
+    name: str | None
+    voided: bool = False
+    recomputed_events: int = 0
+    changes: list[ChangeOut]
+
+
+class AdjustmentIn(RequestModel):
+    faction: str | None = Field(default=None, min_length=1, max_length=FACTION_MAX_LENGTH)
+    rating: float
+    deviation: float | None = Field(default=None, gt=0)
+    volatility: float | None = Field(default=None, gt=0)
+    at: UtcDateTime | None = None
+    reason: str | None = Field(default=None, max_length=MAX_TEXT_LENGTH)

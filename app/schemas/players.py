@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from app.schemas.common import ResponseModel
+
+
+class RatingOut(ResponseModel):
+    faction: str | None
+    rating: float
+    deviation: float | None
+    volatility: float | None
+    ranking_value: float | None
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float | None
+    loss_rate: float | None
+    last_played_at: datetime | None
+    position: int | None
+
+
+class PlayerOut(ResponseModel):
+    player: str
+    ladder: str
+    ratings: list[RatingOut]
+
+
+class HistoryEntry(ResponseModel):
+    kind: str
+    id: str | None
+    seq: int
+    at: datetime
+    faction: str | None
+    rank: int | None
+    rating_before: float
+    rating_after: float
+    delta: float
+    deviation_before: float | None
+    deviation_after: float | None
+    volatility_before: float | None
+    volatility_after: float | None
+    details: dict[str, Any]
+    voided: bool = False
+
+
+class HistoryOut(ResponseModel):
+    player: str
+    ladder: str
+    total: int
+    entries: list[HistoryEntry]
+
+
+class LeaderboardEntry(ResponseModel):
+    position: int
+    player: str
+    faction: str | None
+    rating: float
+    deviation: float | None
+    ranking_value: float | None
+    games: int
+    win_rate: float | None
+    last_played_at: datetime | None
+
+
+class LeaderboardOut(ResponseModel):
+    ladder: str
+    total: int
+    entries: list[LeaderboardEntry]

@@ -1,0 +1,385 @@
+"""Use cases for games and tournaments: submit (with dry run), read, correct and void."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.core.database import Database
+from app.core.errors import Conflict, NotFound, Unavailable
+from app.engine.ledger import rate_event
+from app.engine.types import Change as EngineChange
+from app.engine.types import LadderEvent
+from app.models import NO_FACTION, Change, Event
+from app.repositories.events import EventRepository
+from app.repositories.ladders import LadderRepository
+from app.schemas.events import ChangeOut, GameIn, GameOut, TournamentIn, TournamentOut
+from app.services.conversion import (
+    GAME,
+    TOURNAMENT,
+    game_to_engine,
+    tournament_to_engine,
+    tournament_time,
+)
+from app.services.ledger import (
+    NeedsExclusiveLock,
+    NewEvent,
+    Recorded,
+    now,
+    recompute,
+    record,
+    states_as_of,
+    validate,
+)
+from app.services.runtime import Runtime, body_hash, require_ladder, runtime_for
+
+T = TypeVar("T")
+
+#: How often a write that lost a race (same id from two replicas, a chain conflict) is retried.
+INTEGRITY_RETRIES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    status: int
+    body: GameOut | TournamentOut
+
+
+def run_write(db: Database, work: Callable[[Session, bool], T]) -> T:
+    """Run a recording transaction: shared ladder lock first, exclusive when it asks for it.
+
+    A unique-constraint race (two replicas storing the same id, or two writers extending the
+    same rating) rolls back and runs again; the second run sees the winner's row.
+    """
+    exclusive = False
+    for _attempt in range(INTEGRITY_RETRIES):
+        try:
+            return db.run(lambda session: work(session, exclusive))
+        except NeedsExclusiveLock:
+            exclusive = True
+        except IntegrityError:
+            continue
+    raise Unavailable("the write kept conflicting with concurrent writes; retry")
+
+
+def _load_runtime(db: Database, ladder_id: str) -> Runtime:
+    def work(session: Session) -> Runtime:
+        return runtime_for(require_ladder(LadderRepository(session).get(ladder_id), ladder_id))
+
+    return db.run(work, write=False)
+
+
+def _change_out(runtime: Runtime, change: Change, faction_shown: str | None) -> ChangeOut:
+    standing = runtime.standing(_state_after(change)) if runtime.info.duel else None
+    return ChangeOut(
+        player=change.player,
+        faction=faction_shown,
+        rank=change.rank,
+        rating_before=change.rating_before,
+        rating_after=change.rating_after,
+        delta=change.rating_after - change.rating_before,
+        details=change.details,
+        deviation_before=change.deviation_before,
+        deviation_after=change.deviation_after,
+        volatility_before=change.volatility_before,
+        volatility_after=change.volatility_after,
+        ranking_value=standing.ranking_value if standing else None,
+    )
+
+
+def _state_after(change: Change) -> Any:
+    from app.services.runtime import decode_state
+
+    return decode_state(change.state_after)
+
+
+def _engine_change_out(
+    runtime: Runtime, change: EngineChange, rank: int | None, faction_shown: str | None
+) -> ChangeOut:
+    from app.services.runtime import plain
+
+    standing = runtime.standing(change.after)
+    return ChangeOut(
+        player=change.key.player,
+        faction=faction_shown,
+        rank=rank,
+        rating_before=change.before.rating,
+        rating_after=change.after.rating,
+        delta=change.after.rating - change.before.rating,
+        details=plain(change.details),
+        deviation_before=change.before.deviation,
+        deviation_after=change.after.deviation,
+        volatility_before=change.before.volatility,
+        volatility_after=change.after.volatility,
+        ranking_value=standing.ranking_value,
+    )
+
+
+def _shown_factions(event_row_body: dict[str, Any], kind: str) -> list[str | None]:
+    if kind == GAME:
+        return [p.get("faction") for p in event_row_body.get("players", [])]
+    return [None for _ in event_row_body.get("standings", [])]
+
+
+def _game_out(runtime: Runtime, event: Event, changes: Sequence[Change], recomputed: int) -> GameOut:
+    factions = _shown_factions(event.body, GAME)
+    return GameOut(
+        ladder=event.ladder_id,
+        id=event.external_id or "",
+        seq=event.seq,
+        played_at=event.occurred_at,
+        rated=event.rated,
+        voided=event.voided_at is not None,
+        recomputed_events=recomputed,
+        changes=[_change_out(runtime, c, factions[c.position]) for c in changes],
+    )
+
+
+def _tournament_out(
+    runtime: Runtime, event: Event, changes: Sequence[Change], recomputed: int
+) -> TournamentOut:
+    return TournamentOut(
+        ladder=event.ladder_id,
+        id=event.external_id or "",
+        seq=event.seq,
+        held_on=event.occurred_at.date(),
+        name=event.body.get("name"),
+        voided=event.voided_at is not None,
+        recomputed_events=recomputed,
+        changes=[_change_out(runtime, c, None) for c in changes],
+    )
+
+
+def _out(
+    runtime: Runtime, event: Event, changes: Sequence[Change], recomputed: int = 0
+) -> GameOut | TournamentOut:
+    if event.kind == GAME:
+        return _game_out(runtime, event, changes, recomputed)
+    return _tournament_out(runtime, event, changes, recomputed)
+
+
+def _submit(
+    db: Database,
+    ladder_id: str,
+    kind: str,
+    external_id: str,
+    occurred_at: datetime,
+    canonical: dict[str, Any],
+    engine_event: LadderEvent,
+    *,
+    dry_run: bool,
+    rated: bool = True,
+    tournament: str | None = None,
+    shown_factions: list[str | None],
+) -> Submitted:
+    runtime = _load_runtime(db, ladder_id)
+    validate(runtime, engine_event)
+    new = NewEvent(
+        kind=kind,
+        external_id=external_id,
+        occurred_at=occurred_at,
+        body=canonical,
+        body_hash=body_hash(canonical),
+        event=engine_event,
+        rated=rated,
+        tournament=tournament,
+    )
+    if dry_run:
+        return Submitted(200, _dry_run(db, ladder_id, runtime, new, shown_factions))
+
+    def work(session: Session, exclusive: bool) -> Submitted:
+        recorded = record(session, ladder_id, new, exclusive=exclusive)
+        event = session.get(Event, recorded.seq)
+        assert event is not None
+        changes = EventRepository(session).changes_of_event(recorded.seq)
+        status = 200 if recorded.existing else 201
+        return Submitted(status, _out(runtime, event, changes, recorded.recomputed_events))
+
+    return run_write(db, work)
+
+
+def _dry_run(
+    db: Database,
+    ladder_id: str,
+    runtime: Runtime,
+    new: NewEvent,
+    shown_factions: list[str | None],
+) -> GameOut | TournamentOut:
+    """The response the event would get, computed from history as of its time; nothing stored."""
+    from app.engine.ledger import event_keys, event_ranks
+
+    def work(session: Session) -> GameOut | TournamentOut:
+        ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
+        existing = EventRepository(session).find(ladder_id, new.kind, new.external_id or "")
+        if existing is not None and existing.body_hash != new.body_hash:
+            raise Conflict(f"{new.kind} {new.external_id!r} already exists with a different body")
+        keys = event_keys(runtime.info, new.event)
+        states, ladder_state = states_as_of(session, ladder, runtime, keys, new.occurred_at)
+        outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder_state)
+        ranks = event_ranks(new.event)
+        changes = [
+            _engine_change_out(runtime, c, ranks[i], shown_factions[i])
+            for i, c in enumerate(outcome.changes)
+        ]
+        if new.kind == GAME:
+            return GameOut(
+                ladder=ladder_id,
+                id=new.external_id or "",
+                seq=0,
+                played_at=new.occurred_at,
+                rated=new.rated,
+                changes=changes,
+            )
+        return TournamentOut(
+            ladder=ladder_id,
+            id=new.external_id or "",
+            seq=0,
+            held_on=new.occurred_at.date(),
+            name=new.body.get("name"),
+            changes=changes,
+        )
+
+    return db.run(work, write=False)
+
+
+def submit_game(db: Database, body: GameIn, *, dry_run: bool = False) -> Submitted:
+    canonical = body.model_dump(mode="json", by_alias=True)
+    return _submit(
+        db,
+        body.ladder,
+        GAME,
+        body.id,
+        body.played_at,
+        canonical,
+        game_to_engine(body),
+        dry_run=dry_run,
+        rated=body.rated,
+        tournament=body.tournament,
+        shown_factions=[p.faction for p in body.players],
+    )
+
+
+def submit_tournament(db: Database, body: TournamentIn, *, dry_run: bool = False) -> Submitted:
+    canonical = body.model_dump(mode="json", by_alias=True)
+    return _submit(
+        db,
+        body.ladder,
+        TOURNAMENT,
+        body.id,
+        tournament_time(body.held_on),
+        canonical,
+        tournament_to_engine(body),
+        dry_run=dry_run,
+        shown_factions=[None for _ in body.standings],
+    )
+
+
+def get_event(db: Database, ladder_id: str, kind: str, external_id: str) -> GameOut | TournamentOut:
+    def work(session: Session) -> GameOut | TournamentOut:
+        ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
+        runtime = runtime_for(ladder)
+        repo = EventRepository(session)
+        event = repo.find(ladder_id, kind, external_id)
+        if event is None:
+            raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
+        return _out(runtime, event, repo.changes_of_event(event.seq))
+
+    return db.run(work, write=False)
+
+
+def correct_event(
+    db: Database,
+    ladder_id: str,
+    kind: str,
+    external_id: str,
+    occurred_at: datetime,
+    canonical: dict[str, Any],
+    engine_event: LadderEvent,
+    *,
+    rated: bool = True,
+    tournament: str | None = None,
+) -> GameOut | TournamentOut:
+    """Replace a stored result and recompute everything from the earlier of the two times."""
+    runtime = _load_runtime(db, ladder_id)
+    validate(runtime, engine_event)
+    digest = body_hash(canonical)
+
+    def work(session: Session, _exclusive: bool) -> GameOut | TournamentOut:
+        ladder = require_ladder(
+            LadderRepository(session).get_locked(ladder_id, exclusive=True), ladder_id
+        )
+        repo = EventRepository(session)
+        event = repo.find(ladder_id, kind, external_id)
+        if event is None:
+            raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
+        start = min(event.occurred_at, occurred_at)
+        event.body = canonical
+        event.body_hash = digest
+        event.occurred_at = occurred_at
+        event.rated = rated
+        event.tournament = tournament
+        event.voided_at = None
+        session.flush()
+        count, _players = recompute(session, ladder, start)
+        return _out(runtime, event, repo.changes_of_event(event.seq), count)
+
+    return run_write(db, work)
+
+
+def void_event(db: Database, ladder_id: str, kind: str, external_id: str) -> GameOut | TournamentOut:
+    """Void a result: it stays in history, marked voided, and changes no rating."""
+
+    def work(session: Session, _exclusive: bool) -> GameOut | TournamentOut:
+        ladder = require_ladder(
+            LadderRepository(session).get_locked(ladder_id, exclusive=True), ladder_id
+        )
+        runtime = runtime_for(ladder)
+        repo = EventRepository(session)
+        event = repo.find(ladder_id, kind, external_id)
+        if event is None:
+            raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
+        if event.voided_at is None:
+            event.voided_at = now()
+            session.flush()
+            count, _players = recompute(session, ladder, event.occurred_at)
+        else:
+            count = 0
+        return _out(runtime, event, [], count)
+
+    return run_write(db, work)
+
+
+def correct_game(db: Database, ladder_id: str, external_id: str, body: GameIn) -> GameOut | TournamentOut:
+    return correct_event(
+        db,
+        ladder_id,
+        GAME,
+        external_id,
+        body.played_at,
+        body.model_dump(mode="json", by_alias=True),
+        game_to_engine(body),
+        rated=body.rated,
+        tournament=body.tournament,
+    )
+
+
+def correct_tournament(
+    db: Database, ladder_id: str, external_id: str, body: TournamentIn
+) -> GameOut | TournamentOut:
+    return correct_event(
+        db,
+        ladder_id,
+        TOURNAMENT,
+        external_id,
+        tournament_time(body.held_on),
+        body.model_dump(mode="json", by_alias=True),
+        tournament_to_engine(body),
+    )
+
+
+__all__ = ["NO_FACTION", "Recorded"]

@@ -1,0 +1,107 @@
+"""Use cases for ladders and systems."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from app.core.database import Database
+from app.core.errors import Conflict
+from app.engine.registry import SYSTEMS
+from app.engine.protocols import SystemInfo
+from app.models import Ladder
+from app.repositories.ladders import LadderRepository
+from app.schemas.ladders import LadderIn, LadderList, LadderOut
+from app.schemas.systems import SystemOut
+from app.services.ledger import now
+from app.services.runtime import configure, get_system, plain, require_ladder
+
+
+def describe_system(info: SystemInfo) -> SystemOut:
+    return SystemOut(
+        id=info.id,
+        title=info.title,
+        kind=info.kind,
+        description=info.description,
+        sources=list(info.sources),
+        params={spec.name: spec.describe() for spec in info.params},
+        per_faction=info.per_faction,
+        duel=info.duel,
+        default_active_within_days=info.default_active_within_days,
+        rank_by=info.rank_by,
+    )
+
+
+def list_systems() -> list[SystemOut]:
+    return [describe_system(system.info) for system in SYSTEMS.values()]
+
+
+def get_system_out(system_id: str) -> SystemOut:
+    from app.core.errors import NotFound
+
+    system = SYSTEMS.get(system_id)
+    if system is None:
+        raise NotFound(f"system {system_id!r} does not exist")
+    return describe_system(system.info)
+
+
+def _out(ladder: Ladder, counts: dict[str, int]) -> LadderOut:
+    return LadderOut(
+        id=ladder.id,
+        system=ladder.system,
+        kind=get_system(ladder.system).info.kind,
+        title=ladder.title,
+        params=ladder.params,
+        players=counts["players"],
+        games=counts["games"],
+        tournaments=counts["tournaments"],
+        created_at=ladder.created_at,
+        updated_at=ladder.updated_at,
+    )
+
+
+def create_ladder(db: Database, body: LadderIn) -> LadderOut:
+    runtime = configure(body.system, body.params)
+    params: dict[str, Any] = plain(runtime.rater.params)
+
+    def work(session: Any) -> LadderOut:
+        repo = LadderRepository(session)
+        if repo.get(body.id) is not None:
+            raise Conflict(f"ladder {body.id!r} already exists")
+        stamp = now()
+        ladder = Ladder(
+            id=body.id,
+            system=body.system,
+            title=body.title,
+            params=params,
+            state=plain(runtime.rater.initial_ladder_state()),
+            created_at=stamp,
+            updated_at=stamp,
+        )
+        repo.add(ladder)
+        return _out(ladder, {"players": 0, "games": 0, "tournaments": 0})
+
+    try:
+        return db.run(work)
+    except IntegrityError as exc:
+        raise Conflict(f"ladder {body.id!r} already exists") from exc
+
+
+def get_ladder(db: Database, ladder_id: str) -> LadderOut:
+    def work(session: Any) -> LadderOut:
+        repo = LadderRepository(session)
+        ladder = require_ladder(repo.get(ladder_id), ladder_id)
+        return _out(ladder, repo.counts([ladder_id])[ladder_id])
+
+    return db.run(work, write=False)
+
+
+def list_ladders(db: Database, limit: int, offset: int) -> LadderList:
+    def work(session: Any) -> LadderList:
+        repo = LadderRepository(session)
+        total, ladders = repo.page(limit, offset)
+        counts = repo.counts([ladder.id for ladder in ladders])
+        return LadderList(total=total, ladders=[_out(lad, counts[lad.id]) for lad in ladders])
+
+    return db.run(work, write=False)

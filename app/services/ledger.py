@@ -1,0 +1,392 @@
+"""Recording events in a ladder's history, and recomputing what follows them.
+
+Order of history is (time, arrival): ``occurred_at`` then ``seq``. An ordinary event locks the
+ladder row shared and its players' rating rows exclusively (sorted, so never a deadlock), then
+extends each rating's chain of changes. An event that is late (earlier than something already
+applied to one of its ratings), and every event of a ladder-scoped system, takes the ladder
+exclusively and recomputes everything from its time onward. Recomputation replays with the
+same engine code as the incremental path, so both give the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, cast
+
+from sqlalchemy.orm import Session
+
+from app.core.errors import Conflict, Invalid
+from app.engine.errors import InvalidEvent
+from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, rate_event, replay
+from app.engine.protocols import GameRater, TournamentRater
+from app.engine.types import Game, LadderEvent, Outcome, PlayerKey, PlayerState, Tournament
+from app.models import Change, Event, Ladder
+from app.repositories.events import EventRepository
+from app.repositories.ladders import LadderRepository
+from app.repositories.ratings import RatingKey, RatingRepository
+from app.services.conversion import stored_to_engine
+from app.services.runtime import (
+    Runtime,
+    db_key,
+    decode_state,
+    encode_state,
+    engine_key,
+    plain,
+    require_ladder,
+    runtime_for,
+)
+
+
+class NeedsExclusiveLock(Exception):
+    """The event must be recorded under the ladder's exclusive lock; start over with it."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    kind: str
+    external_id: str | None
+    occurred_at: datetime
+    body: dict[str, Any]
+    body_hash: str
+    event: LadderEvent
+    rated: bool = True
+    tournament: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    seq: int
+    existing: bool = False
+    recomputed_events: int = 0
+    recomputed_players: int = 0
+
+
+@dataclass(slots=True)
+class _Chain:
+    """Per-rating bookkeeping while writing changes."""
+
+    last_change_id: dict[RatingKey, int | None] = field(default_factory=dict)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def validate(runtime: Runtime, event: LadderEvent) -> None:
+    """The system's own rules for the event (422 naming the field)."""
+    try:
+        if isinstance(event, Game):
+            if runtime.info.kind != "game":
+                raise Invalid.at(
+                    ("ladder",),
+                    f"ladder uses the tournament system {runtime.info.id!r}: "
+                    "post its results to /tournaments",
+                )
+            cast(GameRater, runtime.rater).validate_game(event)
+        elif isinstance(event, Tournament):
+            if runtime.info.kind != "tournament":
+                raise Invalid.at(
+                    ("ladder",),
+                    f"ladder uses the game system {runtime.info.id!r}: post its results to /games",
+                )
+            cast(TournamentRater, runtime.rater).validate_tournament(event)
+    except InvalidEvent as exc:
+        raise Invalid.at(exc.loc, exc.message) from exc
+
+
+def record(session: Session, ladder_id: str, new: NewEvent, *, exclusive: bool) -> Recorded:
+    """Record ``new`` in the ladder's history (idempotent on (ladder, kind, id))."""
+    ladders = LadderRepository(session)
+    events = EventRepository(session)
+    ratings = RatingRepository(session)
+    ladder = require_ladder(ladders.get_locked(ladder_id, exclusive=exclusive), ladder_id)
+    runtime = runtime_for(ladder)
+    if new.external_id is not None:
+        existing = events.find(ladder_id, new.kind, new.external_id)
+        if existing is not None:
+            if existing.body_hash != new.body_hash:
+                raise Conflict(
+                    f"{new.kind} {new.external_id!r} already exists in ladder {ladder_id!r} "
+                    "with a different body; use PUT to correct it"
+                )
+            return Recorded(existing.seq, existing=True)
+    if runtime.info.ladder_scoped and not exclusive:
+        raise NeedsExclusiveLock
+    keys = event_keys(runtime.info, new.event)
+    rating_keys = [db_key(k) for k in keys]
+    ratings.ensure(ladder_id, [_fresh_row(runtime, ladder, key) for key in rating_keys])
+    rows = ratings.lock_many(ladder_id, rating_keys)
+    if runtime.info.ladder_scoped:
+        latest = events.latest(ladder_id)
+        late = latest is not None and latest[0] > new.occurred_at
+    else:
+        late = any(
+            row.last_event_at is not None and row.last_event_at > new.occurred_at
+            for row in rows.values()
+        )
+    if late and not exclusive:
+        raise NeedsExclusiveLock
+    stamp = now()
+    event_row = Event(
+        ladder_id=ladder_id,
+        kind=new.kind,
+        external_id=new.external_id,
+        occurred_at=new.occurred_at,
+        body=new.body,
+        body_hash=new.body_hash,
+        rated=new.rated,
+        tournament=new.tournament,
+        created_at=stamp,
+    )
+    seq = events.add(event_row)
+    if late:
+        count, players = recompute(session, ladder, new.occurred_at)
+        return Recorded(seq, recomputed_events=count, recomputed_players=players)
+
+    states = {
+        engine_key(*key): decode_state(row.state)
+        for key, row in rows.items()
+        if row.last_change_id is not None
+    }
+    outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder.state)
+    chain = _Chain({key: rows[key].last_change_id for key in rating_keys})
+    change_rows, updates = _change_rows(
+        events, ladder_id, event_row, new.event, outcome, chain, runtime
+    )
+    events.insert_changes(change_rows)
+    for key, update in updates.items():
+        row = rows[key]
+        if update["outcome"] is not None:
+            row_stats = {
+                "games": row.games + 1,
+                "wins": row.wins + (update["outcome"] == "win"),
+                "draws": row.draws + (update["outcome"] == "draw"),
+                "losses": row.losses + (update["outcome"] == "loss"),
+                "last_played_at": new.occurred_at,
+            }
+        else:
+            row_stats = {}
+        update.pop("outcome")
+        update.update(row_stats)
+    ratings.update_many(
+        ladder_id, [{"player": k[0], "faction": k[1], **u} for k, u in updates.items()]
+    )
+    if runtime.info.ladder_scoped:
+        state = plain(outcome.ladder_state)
+        event_row.ladder_state_after = state
+        ladders.set_state(ladder_id, state, stamp)
+    return Recorded(seq)
+
+
+def _fresh_row(runtime: Runtime, ladder: Ladder, key: RatingKey) -> dict[str, Any]:
+    state = runtime.rater.initial_state(ladder.state)
+    return {"player": key[0], "faction": key[1], **_state_columns(runtime, state)}
+
+
+def _state_columns(runtime: Runtime, state: PlayerState) -> dict[str, Any]:
+    standing = runtime.standing(state)
+    tiebreak = state.extra.get("secondary") if runtime.info.id == "kinzett" else None
+    return {
+        "rating": standing.rating,
+        "deviation": standing.deviation,
+        "volatility": standing.volatility,
+        "ranking_value": standing.ranking_value,
+        "tiebreak": tiebreak,
+        "state": encode_state(state),
+    }
+
+
+def _change_rows(
+    events: EventRepository,
+    ladder_id: str,
+    event_row: Event,
+    event: LadderEvent,
+    outcome: Outcome,
+    chain: _Chain,
+    runtime: Runtime,
+    ids: Iterable[int] | None = None,
+) -> tuple[list[dict[str, Any]], dict[RatingKey, dict[str, Any]]]:
+    """The ``changes`` rows of one event, chained to each rating's previous change."""
+    ranks = event_ranks(event)
+    outcomes = outcomes_by_rank(ranks) if event_row.rated else [None] * len(ranks)
+    if ids is None:
+        ids = events.allocate_change_ids(len(outcome.changes))
+    rows: list[dict[str, Any]] = []
+    updates: dict[RatingKey, dict[str, Any]] = {}
+    for position, (change, change_id) in enumerate(zip(outcome.changes, ids, strict=False)):
+        key = db_key(change.key)
+        rows.append(
+            {
+                "id": change_id,
+                "ladder_id": ladder_id,
+                "event_seq": event_row.seq,
+                "player": key[0],
+                "faction": key[1],
+                "position": position,
+                "rank": ranks[position] if position < len(ranks) else None,
+                "outcome": outcomes[position] if position < len(outcomes) else None,
+                "occurred_at": event_row.occurred_at,
+                "seq": event_row.seq,
+                "rating_before": change.before.rating,
+                "rating_after": change.after.rating,
+                "deviation_before": change.before.deviation,
+                "deviation_after": change.after.deviation,
+                "volatility_before": change.before.volatility,
+                "volatility_after": change.after.volatility,
+                "state_after": encode_state(change.after),
+                "details": plain(change.details),
+                "prev_change_id": chain.last_change_id.get(key),
+            }
+        )
+        chain.last_change_id[key] = change_id
+        updates[key] = {
+            **_state_columns(runtime, change.after),
+            "last_change_id": change_id,
+            "last_event_at": event_row.occurred_at,
+            "last_event_seq": event_row.seq,
+            "outcome": outcomes[position] if position < len(outcomes) else None,
+        }
+    return rows, updates
+
+
+def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple[int, int]:
+    """Rewrite every change at or after ``start`` by replaying the live history from there.
+
+    With ``start=None`` this is a full replay from scratch. The caller holds the ladder's
+    exclusive lock. Returns (events replayed, ratings touched).
+    """
+    events = EventRepository(session)
+    ratings = RatingRepository(session)
+    ladders = LadderRepository(session)
+    runtime = runtime_for(ladder)
+    info, rater = runtime.info, runtime.rater
+
+    start_states: dict[PlayerKey, PlayerState] = {}
+    start_meta: dict[RatingKey, dict[str, Any]] = {}
+    chain = _Chain()
+    if start is not None:
+        for change in events.last_changes_before(ladder.id, start):
+            key = (change.player, change.faction)
+            start_states[engine_key(*key)] = decode_state(change.state_after)
+            chain.last_change_id[key] = change.id
+            start_meta[key] = {
+                "last_change_id": change.id,
+                "last_event_at": change.occurred_at,
+                "last_event_seq": change.seq,
+            }
+        ladder_state = events.ladder_state_before(ladder.id, start)
+    else:
+        ladder_state = None
+    if ladder_state is None:
+        ladder_state = plain(rater.initial_ladder_state())
+    touched = set(events.delete_changes_from(ladder.id, start))
+    live = events.live_from(ladder.id, start)
+    engine_events = [stored_to_engine(e.kind, e.body, info.per_faction) for e in live]
+
+    all_rows: list[dict[str, Any]] = []
+    finals: dict[RatingKey, dict[str, Any]] = {}
+    ladder_states: list[tuple[int, dict[str, Any]]] = []
+    total_changes = 0
+    outcomes: list[Outcome] = []
+    final_ladder_state: Any = ladder_state
+    for step in replay(info, rater, engine_events, start_states, ladder_state):
+        outcomes.append(step.outcome)
+        total_changes += len(step.outcome.changes)
+    ids = iter(events.allocate_change_ids(total_changes))
+    for event_row, engine_event, outcome in zip(live, engine_events, outcomes, strict=True):
+        ids_for_event = [next(ids) for _ in outcome.changes]
+        rows, updates = _change_rows(
+            events, ladder.id, event_row, engine_event, outcome, chain, runtime, ids_for_event
+        )
+        all_rows.extend(rows)
+        for key, update in updates.items():
+            update.pop("outcome")
+            finals[key] = update
+        if info.ladder_scoped:
+            final_ladder_state = plain(outcome.ladder_state)
+            ladder_states.append((event_row.seq, final_ladder_state))
+    _insert_in_order(events, all_rows)
+    if info.ladder_scoped:
+        events.set_ladder_states(ladder_states)
+        ladders.set_state(ladder.id, final_ladder_state, now())
+
+    affected = touched | set(finals)
+    ratings.ensure(
+        ladder.id, [_fresh_row(runtime, ladder, key) for key in sorted(affected)]
+    )
+    stats = events.statistics(ladder.id, sorted(affected))
+    updates_out: list[dict[str, Any]] = []
+    orphaned: list[RatingKey] = []
+    for key in sorted(affected):
+        if key in finals:
+            values = finals[key]
+        elif key in start_meta:
+            state = start_states[engine_key(*key)]
+            values = {**_state_columns(runtime, state), **start_meta[key]}
+        else:
+            orphaned.append(key)
+            continue
+        key_stats = stats.get(key, {})
+        values.update(
+            games=key_stats.get("games", 0),
+            wins=key_stats.get("wins", 0),
+            draws=key_stats.get("draws", 0),
+            losses=key_stats.get("losses", 0),
+            last_played_at=key_stats.get("last_played_at"),
+        )
+        updates_out.append({"player": key[0], "faction": key[1], **values})
+    ratings.update_many(ladder.id, updates_out)
+    ratings.delete_many(ladder.id, orphaned)
+    return len(live), len(affected)
+
+
+def _insert_in_order(events: EventRepository, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert in id order: each row's predecessor is always inserted before it."""
+    batch = 1000
+    for begin in range(0, len(rows), batch):
+        events.insert_changes(list(rows[begin : begin + batch]))
+
+
+def states_as_of(
+    session: Session, ladder: Ladder, runtime: Runtime, keys: Sequence[PlayerKey], at: datetime
+) -> tuple[dict[PlayerKey, PlayerState], Any]:
+    """States (and the ladder state) just after everything at or before ``at``.
+
+    Used by dry runs and previews: a late result is rated as it would be in history.
+    """
+    events = EventRepository(session)
+    ratings = RatingRepository(session)
+    rows = ratings.get_many(ladder.id, [db_key(k) for k in keys])
+    states: dict[PlayerKey, PlayerState] = {}
+    for key in keys:
+        row = rows.get(db_key(key))
+        if row is None or row.last_change_id is None:
+            continue
+        if row.last_event_at is not None and row.last_event_at <= at:
+            states[key] = decode_state(row.state)
+    missing = [k for k in keys if k not in states and db_key(k) in rows]
+    if missing:
+        wanted = {db_key(k) for k in missing}
+        for change in events.last_changes_before(ladder.id, _just_after(at)):
+            if (change.player, change.faction) in wanted:
+                states[engine_key(change.player, change.faction)] = decode_state(
+                    change.state_after
+                )
+    ladder_state: Any = ladder.state
+    if runtime.info.ladder_scoped:
+        latest = events.latest(ladder.id)
+        if latest is not None and latest[0] > at:
+            ladder_state = events.ladder_state_before(ladder.id, _just_after(at))
+            if ladder_state is None:
+                ladder_state = plain(runtime.rater.initial_ladder_state())
+    return states, ladder_state
+
+
+def _just_after(at: datetime) -> datetime:
+    return at + timedelta(microseconds=1)
+
+
+def stored_changes(session: Session, seq: int) -> list[Change]:
+    return EventRepository(session).changes_of_event(seq)

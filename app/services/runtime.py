@@ -1,0 +1,109 @@
+"""A ladder's configured rating system, and (de)serialisation of engine values."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from app.core.errors import Invalid, NotFound
+from app.engine.errors import InvalidParameter
+from app.engine.protocols import Rater, SystemInfo, System
+from app.engine.registry import SYSTEMS
+from app.engine.types import PlayerKey, PlayerState, Standing, frozen
+from app.models import NO_FACTION, Ladder
+
+
+@dataclass(frozen=True, slots=True)
+class Runtime:
+    """What a ladder's writes and reads need: the system's description and its rater."""
+
+    info: SystemInfo
+    rater: Rater
+
+    def standing(self, state: PlayerState) -> Standing:
+        return self.rater.standing(state)
+
+
+def get_system(system_id: str) -> System:
+    system = SYSTEMS.get(system_id)
+    if system is None:
+        known = ", ".join(SYSTEMS)
+        raise Invalid.at(("system",), f"unknown system {system_id!r} (known: {known})")
+    return system
+
+
+def configure(system_id: str, params: Mapping[str, Any] | None) -> Runtime:
+    """Validate parameters and build the rater; errors name the parameter (422)."""
+    system = get_system(system_id)
+    try:
+        rater = system.configure(params)
+    except InvalidParameter as exc:
+        raise Invalid.at(("params", exc.name), exc.message) from exc
+    return Runtime(system.info, rater)
+
+
+@lru_cache(maxsize=256)
+def _cached(system_id: str, params_json: str) -> Runtime:
+    return configure(system_id, json.loads(params_json))
+
+
+def runtime_for(ladder: Ladder) -> Runtime:
+    """The ladder's runtime, cached by (system, parameters): raters are immutable."""
+    return _cached(ladder.system, canonical_json(ladder.params))
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def body_hash(body: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def encode_state(state: PlayerState) -> dict[str, Any]:
+    return {
+        "rating": state.rating,
+        "deviation": state.deviation,
+        "volatility": state.volatility,
+        "extra": _plain(state.extra),
+    }
+
+
+def decode_state(data: Mapping[str, Any]) -> PlayerState:
+    return PlayerState(
+        rating=float(data["rating"]),
+        deviation=None if data.get("deviation") is None else float(data["deviation"]),
+        volatility=None if data.get("volatility") is None else float(data["volatility"]),
+        extra=frozen(data.get("extra") or {}),
+    )
+
+
+def _plain(value: Any) -> Any:
+    """Engine JSON (read-only mappings, tuples) as plain dicts and lists."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def plain(value: Any) -> Any:
+    return _plain(value)
+
+
+def db_key(key: PlayerKey) -> tuple[str, str]:
+    return key.player, key.faction if key.faction is not None else NO_FACTION
+
+
+def engine_key(player: str, faction: str) -> PlayerKey:
+    return PlayerKey(player, None if faction == NO_FACTION else faction)
+
+
+def require_ladder(ladder: Ladder | None, ladder_id: str) -> Ladder:
+    if ladder is None:
+        raise NotFound(f"ladder {ladder_id!r} does not exist")
+    return ladder
