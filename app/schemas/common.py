@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 
 #: Client-chosen identifiers (API.md): 1-100 characters of [A-Za-z0-9._:@-].
 IDENTIFIER_PATTERN = r"^[A-Za-z0-9._:@-]{1,100}$"
@@ -31,10 +39,28 @@ def _require_utc(value: datetime) -> datetime:
 UtcDateTime = Annotated[datetime, AfterValidator(_require_utc)]
 
 
+def _reject_non_finite(value: Any, path: str = "") -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{path or 'value'}: NaN and Infinity are not allowed")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _reject_non_finite(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _reject_non_finite(item, f"{path}[{index}]")
+
+
 class RequestModel(BaseModel):
     """Request bodies: unknown fields are rejected, NaN and infinities too (API.md)."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, str_strip_whitespace=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _finite_numbers_only(cls, data: Any) -> Any:
+        # Free-form parts (ladder params) bypass allow_inf_nan, so check the raw input.
+        _reject_non_finite(data)
+        return data
 
 
 class ResponseModel(BaseModel):

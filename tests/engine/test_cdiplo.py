@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from datetime import date
 
@@ -81,9 +82,7 @@ def test_ranking_is_the_sum_over_events() -> None:
     before2 = {"p2": after1["p2"], "p0": after1["p0"], "x": rater.initial_state({})}
     out2 = rater.rate_tournament(second, before2, {})
     assert out2.changes[0].key == PlayerKey("p2")
-    assert out2.changes[0].after.rating == pytest.approx(
-        (35 / 3 + 7) + (3 / 1 + 38), abs=1e-12
-    )
+    assert out2.changes[0].after.rating == pytest.approx((35 / 3 + 7) + (3 / 1 + 38), abs=1e-12)
     assert out2.changes[1].after.rating == pytest.approx((35 / 1 + 38) + (3 / 2 + 14), abs=1e-12)
     assert out2.changes[0].delta == pytest.approx(3 / 1 + 38, abs=1e-12)
 
@@ -140,7 +139,7 @@ def test_totals_finite_and_monotone(ranks: list[int], bonus: list[float]) -> Non
     expected_total = sum(N / k for k in range(1, N + 1)) + sum(bonus[:N])
     assert math.fsum(points) == pytest.approx(expected_total, rel=1e-9)
     by_rank = sorted(zip(ranks, points, strict=True))
-    for (r1, p1), (r2, p2) in zip(by_rank, by_rank[1:], strict=False):
+    for (r1, p1), (r2, p2) in itertools.pairwise(by_rank):
         if r1 < r2:
             assert p1 >= p2
         else:

@@ -170,7 +170,13 @@ def test_eliminated_in_first_year_survives_zero_years() -> None:
 
 def test_parameters_change_points() -> None:
     rater = SYSTEM.configure(
-        {"solo_points": 3, "draw_points": 0.5, "survivor_pool": 50, "per_year": 1, "start_year": 1900}
+        {
+            "solo_points": 3,
+            "draw_points": 0.5,
+            "survivor_pool": 50,
+            "per_year": 1,
+            "start_year": 1900,
+        }
     )
     out = rate(SEVENTEEN_SIXTEEN_ONE, rater)
     assert primary(out) == [0.5, 0.5, 0.5, 0, 0, 0, 0]
@@ -188,9 +194,7 @@ def test_totals_accumulate_and_sort_key_ranks_primary_then_secondary() -> None:
     assert p0.rating == 2
     assert p0.extra["primary"] == 2
     assert p0.extra["games"] == 2
-    assert p0.extra["secondary"] == pytest.approx(
-        100 * 157 / 318 + 100 * 157 / 334, abs=1e-12
-    )
+    assert p0.extra["secondary"] == pytest.approx(100 * 157 / 318 + 100 * 157 / 334, abs=1e-12)
     assert rater.standing(p0).rating == 2
     # p0 and p1 both have 2 primary points; p0's secondary total is higher (49.37 > 44.03).
     p1 = second.changes[1].after

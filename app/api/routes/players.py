@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Query
+
+from app.api.deps import DB, ReadAccess, WriteAccess
+from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN, MAX_PAGE_SIZE
+from app.schemas.events import AdjustmentIn
+from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
+from app.schemas.predictions import PredictionIn, PredictionOut
+from app.services import players as service
+from app.services import predictions
+
+router = APIRouter()
+
+LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
+PlayerId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
+Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)]
+Offset = Annotated[int, Query(ge=0)]
+MAX_ACTIVITY_DAYS = 36_500
+
+
+@router.get(
+    "/ladders/{ladder}/players/{player}",
+    response_model=PlayerOut,
+    tags=["players"],
+    dependencies=[ReadAccess],
+)
+def get_player(ladder: LadderId, player: PlayerId, db: DB) -> PlayerOut:
+    """A player's ratings (one per faction on per-faction ladders) with statistics."""
+    return service.get_player(db, ladder, player)
+
+
+@router.put(
+    "/ladders/{ladder}/players/{player}",
+    response_model=PlayerOut,
+    tags=["players"],
+    dependencies=[WriteAccess],
+)
+def adjust_player(ladder: LadderId, player: PlayerId, body: AdjustmentIn, db: DB) -> PlayerOut:
+    """Set a player's state as of ``at`` (migration from another system, a ruling)."""
+    return service.adjust_player(db, ladder, player, body)
+
+
+@router.get(
+    "/ladders/{ladder}/players/{player}/history",
+    response_model=HistoryOut,
+    tags=["players"],
+    dependencies=[ReadAccess],
+)
+def get_history(
+    ladder: LadderId,
+    player: PlayerId,
+    db: DB,
+    faction: Annotated[str | None, Query(max_length=100)] = None,
+    limit: Limit = DEFAULT_PAGE_SIZE,
+    offset: Offset = 0,
+) -> HistoryOut:
+    """The player's changes, oldest first."""
+    return service.get_history(db, ladder, player, faction, limit, offset)
+
+
+@router.get(
+    "/ladders/{ladder}/leaderboard",
+    response_model=LeaderboardOut,
+    tags=["players"],
+    dependencies=[ReadAccess],
+)
+def get_leaderboard(
+    ladder: LadderId,
+    db: DB,
+    limit: Limit = DEFAULT_PAGE_SIZE,
+    offset: Offset = 0,
+    sort: Literal["rating", "name", "games"] = "rating",
+    order: Literal["asc", "desc"] | None = None,
+    active_within_days: Annotated[int | None, Query(ge=0, le=MAX_ACTIVITY_DAYS)] = None,
+    faction: Annotated[str | None, Query(max_length=100)] = None,
+    min_games: Annotated[int, Query(ge=0)] = 0,
+) -> LeaderboardOut:
+    """Ratings by position (equal values share one). ``active_within_days=0`` shows everyone;
+    without it a system's default applies (Fundox: 30 days)."""
+    return service.get_leaderboard(
+        db,
+        ladder,
+        limit=limit,
+        offset=offset,
+        sort=sort,
+        order=order,
+        active_within_days=active_within_days,
+        faction=faction,
+        min_games=min_games,
+    )
+
+
+@router.post(
+    "/predictions", response_model=PredictionOut, tags=["predictions"], dependencies=[ReadAccess]
+)
+def post_prediction(body: PredictionIn, db: DB) -> PredictionOut:
+    """What is at stake: each player's change for a win, a draw or a loss; nothing is stored."""
+    return predictions.predict(db, body)

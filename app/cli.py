@@ -1,0 +1,121 @@
+"""The ``ratings`` command: serve, migrate, openapi, recompute."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from app.core.settings import Settings, get_settings
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
+#: Bytes of randomness in a generated admin token.
+ADMIN_TOKEN_BYTES = 32
+#: Seconds SIGTERM waits for in-flight requests before uvicorn exits.
+GRACEFUL_SHUTDOWN_SECONDS = 20
+
+
+def migrate(url: str | None = None) -> None:
+    """Bring the database to the newest schema (``alembic upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config(str(ALEMBIC_INI))
+    config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
+    config.set_main_option("sqlalchemy.url", url or get_settings().database_url)
+    if (url or get_settings().database_url).startswith("sqlite"):
+        from sqlalchemy.engine import make_url
+
+        database = make_url(url or get_settings().database_url).database
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+    command.upgrade(config, "head")
+
+
+def ensure_admin_token(settings: Settings) -> str:
+    """The configured admin token, or one generated once and kept for the next start."""
+    if settings.admin_token:
+        return settings.admin_token
+    path = settings.admin_token_file
+    if path.exists():
+        token = path.read_text().strip()
+        if token:
+            return token
+    token = secrets.token_urlsafe(ADMIN_TOKEN_BYTES)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600)
+    path.write_text(token + "\n")
+    # Shown once, on the terminal of whoever started the service; never logged.
+    print(f"Generated an admin token (kept in {path}):\n  {token}", file=sys.stderr)
+    return token
+
+
+def serve() -> None:
+    import uvicorn
+
+    settings = get_settings()
+    migrate(settings.database_url)
+    os.environ["RATINGS_ADMIN_TOKEN"] = ensure_admin_token(settings)
+    get_settings.cache_clear()
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_config=None,
+        access_log=False,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+    )
+
+
+def write_openapi(output: Path) -> None:
+    from app.main import create_app
+
+    document = create_app().openapi()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
+
+
+def recompute(ladder_id: str, start: str | None) -> None:
+    from app.core.database import Database
+    from app.services.admin import recompute_ladder
+
+    settings = get_settings()
+    database = Database(settings.database_url)
+    try:
+        since = datetime.fromisoformat(start.replace("Z", "+00:00")) if start else None
+        events, players = recompute_ladder(database, ladder_id, since)
+        print(f"recomputed {events} events, {players} ratings in ladder {ladder_id}")
+    finally:
+        database.dispose()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="ratings", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("serve", help="migrate, then serve with uvicorn")
+    commands.add_parser("migrate", help="upgrade the database schema to the newest revision")
+    openapi = commands.add_parser("openapi", help="write the OpenAPI document")
+    openapi.add_argument("--output", type=Path, default=Path("openapi/openapi.json"))
+    again = commands.add_parser("recompute", help="recompute a ladder from its history")
+    again.add_argument("ladder")
+    again.add_argument("--from", dest="start", help="RFC 3339 time; default: from scratch")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        serve()
+    elif args.command == "migrate":
+        migrate()
+    elif args.command == "openapi":
+        write_openapi(args.output)
+    elif args.command == "recompute":
+        recompute(args.ladder, args.start)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+"""``cdiplo`` — the C-Diplo tournament ranking (Edi Birsan).
+
+Source: seed 001_f1e33522112d1554.txt ("C-Diplo Method"); SYSTEMS.md "cdiplo".
+
+Points for an event = ``N / place`` + a bonus of 38 for 1st, 14 for 2nd and 7 for 3rd
+(nothing for other places). A player's ranking is the sum of its points over events. Tied
+players share the average of the points of the places they occupy.
+
+The seed's own example ("third in a tournament of 35 players ... 14 + 35/3 = 25.67") adds the
+2nd-place bonus; it contradicts the rule stated just above it, and the rule stands
+(SYSTEMS.md): 3rd of 35 → 7 + 35/3 = 18.67.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from app.engine.base import BaseRater
+from app.engine.params import ParamSpec, resolve
+from app.engine.placements import places, player_count, validate_standings
+from app.engine.protocols import SystemInfo
+from app.engine.types import (
+    Change,
+    Json,
+    Outcome,
+    PlayerKey,
+    PlayerState,
+    Tournament,
+    frozen,
+)
+
+#: "If you're in the first place + 38 points ... second place + 14 ... third place, + 7"
+#: (seed 001). Entry i is the bonus for place i + 1; later places get none.
+DEFAULT_BONUS: tuple[float, ...] = (38.0, 14.0, 7.0)
+#: "If you're at another place, you have no bonus point" (seed 001).
+NO_BONUS = 0.0
+#: A ranking is a running sum of event points, starting from nothing.
+INITIAL_TOTAL = 0.0
+
+
+def _check_bonus(value: Json) -> None:
+    previous = math.inf
+    for i, b in enumerate(value):
+        if isinstance(b, bool) or not isinstance(b, int | float) or not math.isfinite(b):
+            raise ValueError(f"entry {i} must be a finite number")
+        if b < 0:
+            raise ValueError(f"entry {i} must be at least 0, got {b}")
+        if b > previous:
+            raise ValueError("bonuses must not increase with the place (1st >= 2nd >= ...)")
+        previous = b
+
+
+PARAMS: tuple[ParamSpec, ...] = (
+    ParamSpec(
+        "bonus",
+        "array",
+        list(DEFAULT_BONUS),
+        "Bonus points by place: entry 1 for 1st, entry 2 for 2nd, ...; later places get none "
+        "(seed 001: 38, 14, 7). Non-negative and non-increasing.",
+        check=_check_bonus,
+    ),
+)
+
+INFO = SystemInfo(
+    id="cdiplo",
+    title="C-Diplo ranking",
+    kind="tournament",
+    description=(
+        "Edi Birsan's C-Diplo method: an event gives N/place points plus a bonus of 38 for "
+        "1st, 14 for 2nd and 7 for 3rd; tied players share the average of their places' "
+        "points. The ranking is the sum over events."
+    ),
+    sources=("001_f1e33522112d1554.txt",),
+    params=PARAMS,
+)
+
+
+def base_points(N: int, place: int) -> float:
+    """N / place: "the number of players in the tournament / your rank" (seed 001)."""
+    return N / place
+
+
+def bonus_for(bonus: Sequence[float], place: int) -> float:
+    """The bonus of ``place`` (1-based) from the table, none past its end (seed 001)."""
+    return float(bonus[place - 1]) if place <= len(bonus) else NO_BONUS
+
+
+@dataclass(frozen=True, slots=True)
+class CdiploRater(BaseRater):
+    """A C-Diplo ladder with resolved parameters."""
+
+    def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
+        return PlayerState(rating=INITIAL_TOTAL)
+
+    def validate_tournament(self, tournament: Tournament) -> None:
+        validate_standings(tournament)
+
+    def rate_tournament(
+        self,
+        tournament: Tournament,
+        before: Mapping[str, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        standings = tournament.standings
+        N = player_count(standings)
+        bonus: list[float] = [float(b) for b in self.params["bonus"]]
+        changes = []
+        for s, p in zip(standings, places(standings), strict=True):
+            base = p.mean_over(lambda k: base_points(N, k))
+            extra_points = p.mean_over(lambda k: bonus_for(bonus, k))
+            points = base + extra_points
+            old = before[s.player]
+            changes.append(
+                Change(
+                    key=PlayerKey(s.player),
+                    before=old,
+                    after=PlayerState(rating=old.rating + points, extra=old.extra),
+                    details=frozen(
+                        {
+                            "points": points,
+                            "base_points": base,
+                            "bonus": extra_points,
+                            "place": p.rank,
+                            "tied": p.tied,
+                            "players": N,
+                        }
+                    ),
+                )
+            )
+        return Outcome(changes=tuple(changes))
+
+
+@dataclass(frozen=True, slots=True)
+class CdiploSystem:
+    """The ``cdiplo`` system: its description and a rater for given parameters."""
+
+    info: SystemInfo = INFO
+
+    def configure(self, params: Mapping[str, Json] | None = None) -> CdiploRater:
+        return CdiploRater(params=resolve(self.info.params, params))
+
+
+SYSTEM = CdiploSystem()

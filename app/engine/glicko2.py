@@ -1,0 +1,563 @@
+"""Glicko-2 (SYSTEMS.md "glicko2"; M. E. Glickman, "Example of the Glicko-2 system",
+Boston University, November 30, 2013; the NAF Glicko ranking, seed 004_3c56f4e0f8d4dd82.txt).
+
+Glickman's steps, on the Glicko-2 scale (step 2: mu = (r - 1500) / 173.7178,
+phi = RD / 173.7178), for a player against opponents j with scores s_j in one rating period:
+
+* step 3: g(phi) = 1 / sqrt(1 + 3 phi^2 / pi^2),
+  E(mu, mu_j, phi_j) = 1 / (1 + exp(-g(phi_j) (mu - mu_j))),
+  v = [sum_j g(phi_j)^2 E_j (1 - E_j)]^-1;
+* step 4: Delta = v sum_j g(phi_j) (s_j - E_j);
+* step 5: the new volatility sigma' by the Illinois iteration on
+  f(x) = e^x (Delta^2 - phi^2 - v - e^x) / (2 (phi^2 + v + e^x)^2) - (x - a) / tau^2,
+  a = ln(sigma^2), to convergence tolerance epsilon = 0.000001; sigma' = e^(A/2);
+* step 6: phi* = sqrt(phi^2 + sigma'^2);
+* step 7: phi' = 1 / sqrt(1 / phi*^2 + 1 / v), mu' = mu + phi'^2 sum_j g(phi_j) (s_j - E_j);
+* step 8: r' = 173.7178 mu' + 1500, RD' = 173.7178 phi'.
+
+A player who does not compete in a period keeps mu and sigma; phi grows to
+sqrt(phi^2 + sigma^2) (the no-game step). Rating periods (``period`` parameter) are handled by
+:mod:`app.engine.periods`; multiplayer games are pairwise by rank.
+
+The NAF presentation ranks by ``ranking_value = r - 2.5 RD`` (seed 004: "subtracting 2.5 * phi
+from mu"), so a new coach (1500, 350) shows 625.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from app.engine.base import BaseRater, require_finite, require_player_count
+from app.engine.errors import InvalidEvent
+from app.engine.params import ParamSpec, resolve
+from app.engine.periods import (
+    PERIOD_CHOICES,
+    PERIOD_GAME,
+    PeriodResult,
+    Position,
+    adjusted_extra,
+    extra_for,
+    locate,
+    pairwise_scores,
+    period_index,
+)
+from app.engine.protocols import SystemInfo
+from app.engine.types import (
+    Change,
+    Game,
+    Json,
+    Outcome,
+    PlayerKey,
+    PlayerState,
+    Standing,
+    frozen,
+)
+
+#: Glickman (2013), step 2: the factor between the Glicko scale and the Glicko-2 scale.
+SCALE = 173.7178
+#: Glickman (2013), step 2: the Glicko rating that is mu = 0 on the Glicko-2 scale.
+RATING_CENTRE = 1500.0
+#: Glickman (2013), step 1: an unrated player's rating, RD and volatility.
+INITIAL_RATING = 1500.0
+INITIAL_DEVIATION = 350.0
+INITIAL_VOLATILITY = 0.06
+#: SYSTEMS.md "glicko2": the system constant tau (Glickman: "between 0.3 and 1.2").
+TAU = 0.5
+#: Glickman (2013), step 5: the convergence tolerance epsilon of the Illinois iteration.
+EPSILON = 0.000001
+#: Seed 004 (NAF): the ranking shown is mu - 2.5 phi on the display scale.
+RANKING_MULTIPLIER = 2.5
+#: Not from the sources, numerical guards: tau must keep (x - a) / tau^2 finite; a volatility
+#: must keep ln(sigma^2) finite; a deviation below one rating point carries no meaning.
+TAU_MIN = 0.01
+TAU_MAX = 10.0
+VOLATILITY_MIN = 1e-9
+VOLATILITY_MAX = 1.0
+DEVIATION_MIN = 1.0
+#: Not from the sources: an adjusted rating must lie within this distance of the initial
+#: rating, so that E (1 - E) stays far from float underflow (which would make v infinite).
+MAX_RATING_OFFSET = 5000.0
+#: A game needs two players to hold a duel.
+MIN_PLAYERS = 2
+
+PARAMS: tuple[ParamSpec, ...] = (
+    ParamSpec(
+        "initial_rating",
+        "number",
+        INITIAL_RATING,
+        "Rating r of a player before its first game (Glickman: 1500).",
+    ),
+    ParamSpec(
+        "initial_deviation",
+        "number",
+        INITIAL_DEVIATION,
+        "Rating deviation RD of a new player (Glickman: 350); also the cap on RD growth.",
+        minimum=DEVIATION_MIN,
+    ),
+    ParamSpec(
+        "initial_volatility",
+        "number",
+        INITIAL_VOLATILITY,
+        "Volatility sigma of a new player (Glickman: 0.06).",
+        minimum=VOLATILITY_MIN,
+        maximum=VOLATILITY_MAX,
+    ),
+    ParamSpec(
+        "tau",
+        "number",
+        TAU,
+        "System constant tau: how fast volatility may change (Glickman: 0.3 to 1.2).",
+        minimum=TAU_MIN,
+        maximum=TAU_MAX,
+    ),
+    ParamSpec(
+        "period",
+        "string",
+        PERIOD_GAME,
+        "Rating period: 'game' (each game is its own period), or 'day', 'week' (ISO, Monday "
+        "start) or 'month' in UTC: a player's games in one period are rated together from "
+        "the period-start state; RD grows by the no-game step for each empty period.",
+        choices=PERIOD_CHOICES,
+    ),
+    ParamSpec(
+        "ranking_multiplier",
+        "number",
+        RANKING_MULTIPLIER,
+        "The leaderboard ranks by ranking_value = rating - ranking_multiplier * RD (NAF: 2.5).",
+        minimum=0.0,
+    ),
+)
+
+INFO = SystemInfo(
+    id="glicko2",
+    title="Glicko-2",
+    kind="game",
+    description=(
+        "Glickman's Glicko-2: rating r, deviation RD and volatility sigma; a player's games in "
+        "a rating period are rated together (g, E, v, Delta, sigma' by the Illinois iteration, "
+        "phi*, phi', mu'). Multiplayer games are pairwise by rank. Leaderboards rank by "
+        "r - 2.5 RD (the NAF presentation)."
+    ),
+    sources=(
+        "M. E. Glickman, Example of the Glicko-2 system (Boston University, 2013)",
+        "004_3c56f4e0f8d4dd82.txt",
+        "SYSTEMS.md: glicko2",
+    ),
+    params=PARAMS,
+    duel=True,
+    rank_by="ranking_value",
+)
+
+
+# --- Glickman's steps (pure functions on the Glicko-2 scale) -----------------------------------
+
+
+def to_mu(r: float) -> float:
+    """Step 2: mu = (r - 1500) / 173.7178."""
+    return (r - RATING_CENTRE) / SCALE
+
+
+def to_phi(RD: float) -> float:
+    """Step 2: phi = RD / 173.7178."""
+    return RD / SCALE
+
+
+def to_r(mu: float) -> float:
+    """Step 8: r = 173.7178 mu + 1500."""
+    return SCALE * mu + RATING_CENTRE
+
+
+def to_RD(phi: float) -> float:
+    """Step 8: RD = 173.7178 phi."""
+    return SCALE * phi
+
+
+def g(phi: float) -> float:
+    """Step 3: g(phi) = 1 / sqrt(1 + 3 phi^2 / pi^2)."""
+    return 1.0 / math.sqrt(1.0 + 3.0 * phi**2 / math.pi**2)
+
+
+def _logistic(x: float) -> float:
+    """1 / (1 + e^-x), evaluated without overflow for either sign of x."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    t = math.exp(x)
+    return t / (1.0 + t)
+
+
+def E(mu: float, mu_j: float, phi_j: float) -> float:
+    """Step 3: E(mu, mu_j, phi_j) = 1 / (1 + exp(-g(phi_j) (mu - mu_j)))."""
+    return _logistic(g(phi_j) * (mu - mu_j))
+
+
+def _E_and_complement(mu: float, mu_j: float, phi_j: float) -> tuple[float, float]:
+    """E and 1 - E, each computed directly so that their product never underflows to 0."""
+    x = g(phi_j) * (mu - mu_j)
+    return _logistic(x), _logistic(-x)
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    """One result of a period on the Glicko-2 scale: opponent's mu_j and phi_j, score s_j."""
+
+    mu_j: float
+    phi_j: float
+    s_j: float
+
+
+def v(mu: float, opponents: Sequence[Opponent]) -> float:
+    """Step 3: v = [sum_j g(phi_j)^2 E(mu, mu_j, phi_j) (1 - E(mu, mu_j, phi_j))]^-1."""
+    total = 0.0
+    for o in opponents:
+        E_j, one_minus_E_j = _E_and_complement(mu, o.mu_j, o.phi_j)
+        total += g(o.phi_j) ** 2 * E_j * one_minus_E_j
+    return 1.0 / total
+
+
+def score_sum(mu: float, opponents: Sequence[Opponent]) -> float:
+    """Steps 4 and 7: sum_j g(phi_j) (s_j - E(mu, mu_j, phi_j))."""
+    return sum(g(o.phi_j) * (o.s_j - E(mu, o.mu_j, o.phi_j)) for o in opponents)
+
+
+def Delta(mu: float, opponents: Sequence[Opponent], v_value: float) -> float:
+    """Step 4: Delta = v sum_j g(phi_j) (s_j - E(mu, mu_j, phi_j))."""
+    return v_value * score_sum(mu, opponents)
+
+
+def sigma_prime(
+    phi: float, sigma: float, v_value: float, Delta_value: float, tau: float, epsilon: float
+) -> float:
+    """Step 5: the new volatility sigma' by the Illinois algorithm (Glickman 2013).
+
+    1. a = ln(sigma^2); f(x) = e^x (Delta^2 - phi^2 - v - e^x) / (2 (phi^2 + v + e^x)^2)
+       - (x - a) / tau^2.
+    2. A = a. If Delta^2 > phi^2 + v, B = ln(Delta^2 - phi^2 - v); otherwise B = a - k tau for
+       the smallest k = 1, 2, ... with f(a - k tau) >= 0.
+    3. While |B - A| > epsilon: C = A + (A - B) f_A / (f_B - f_A); if f_C f_B <= 0 then
+       A, f_A = B, f_B, otherwise f_A = f_A / 2; then B, f_B = C, f_C.
+    4. sigma' = e^(A / 2).
+    """
+    a = math.log(sigma**2)
+    phi2 = phi**2
+    Delta2 = Delta_value**2
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return (
+            ex * (Delta2 - phi2 - v_value - ex) / (2.0 * (phi2 + v_value + ex) ** 2)
+            - (x - a) / tau**2
+        )
+
+    A = a
+    if Delta2 > phi2 + v_value:
+        B = math.log(Delta2 - phi2 - v_value)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        B = a - k * tau
+    f_A = f(A)
+    f_B = f(B)
+    while abs(B - A) > epsilon:
+        C = A + (A - B) * f_A / (f_B - f_A)
+        f_C = f(C)
+        if f_C * f_B <= 0:
+            A, f_A = B, f_B
+        else:
+            f_A = f_A / 2.0
+        B, f_B = C, f_C
+    return math.exp(A / 2.0)
+
+
+def phi_star(phi: float, sigma: float) -> float:
+    """Step 6 (and the no-game step): phi* = sqrt(phi^2 + sigma^2)."""
+    return math.sqrt(phi**2 + sigma**2)
+
+
+def phi_prime(phi_star_value: float, v_value: float) -> float:
+    """Step 7: phi' = 1 / sqrt(1 / phi*^2 + 1 / v)."""
+    return 1.0 / math.sqrt(1.0 / phi_star_value**2 + 1.0 / v_value)
+
+
+def mu_prime(mu: float, phi_prime_value: float, opponents: Sequence[Opponent]) -> float:
+    """Step 7: mu' = mu + phi'^2 sum_j g(phi_j) (s_j - E(mu, mu_j, phi_j))."""
+    return mu + phi_prime_value**2 * score_sum(mu, opponents)
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodUpdate:
+    """The result of one rating period on the Glicko-2 scale, with the intermediate terms.
+
+    ``v`` and ``Delta`` are None for a period without games (only the no-game step applies).
+    """
+
+    mu: float
+    phi: float
+    sigma: float
+    g: tuple[float, ...]
+    E: tuple[float, ...]
+    v: float | None
+    Delta: float | None
+    phi_star: float
+
+
+def rate_period(
+    mu: float,
+    phi: float,
+    sigma: float,
+    opponents: Sequence[Opponent],
+    tau: float = TAU,
+    epsilon: float = EPSILON,
+) -> PeriodUpdate:
+    """Steps 3-7 of Glickman (2013) for one player and one rating period.
+
+    Without opponents the player keeps mu and sigma and phi becomes phi* = sqrt(phi^2 + sigma^2).
+    """
+    if not opponents:
+        grown = phi_star(phi, sigma)
+        return PeriodUpdate(mu, grown, sigma, (), (), None, None, grown)
+    g_j = tuple(g(o.phi_j) for o in opponents)
+    E_j = tuple(E(mu, o.mu_j, o.phi_j) for o in opponents)
+    v_value = v(mu, opponents)
+    Delta_value = Delta(mu, opponents, v_value)
+    sigma_new = sigma_prime(phi, sigma, v_value, Delta_value, tau, epsilon)
+    phi_star_value = phi_star(phi, sigma_new)
+    phi_new = phi_prime(phi_star_value, v_value)
+    mu_new = mu_prime(mu, phi_new, opponents)
+    return PeriodUpdate(mu_new, phi_new, sigma_new, g_j, E_j, v_value, Delta_value, phi_star_value)
+
+
+def idle_phi(phi: float, sigma: float, periods: int, phi_max: float) -> float:
+    """phi after ``periods`` no-game steps phi <- sqrt(phi^2 + sigma^2), capped at ``phi_max``.
+
+    SYSTEMS.md "glicko2": RD grows by the no-game step for each empty period, capped at the
+    initial RD. Applying the step n times gives sqrt(phi^2 + n sigma^2).
+    """
+    if periods <= 0:
+        return phi
+    return min(math.sqrt(phi**2 + periods * sigma**2), phi_max)
+
+
+# --- The configured rater ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Glicko2Rater(BaseRater):
+    """Glicko-2 configured with a ladder's parameters (see :data:`PARAMS`)."""
+
+    @property
+    def initial_rating(self) -> float:
+        return float(self.params["initial_rating"])
+
+    @property
+    def initial_deviation(self) -> float:
+        return float(self.params["initial_deviation"])
+
+    @property
+    def initial_volatility(self) -> float:
+        return float(self.params["initial_volatility"])
+
+    @property
+    def tau(self) -> float:
+        return float(self.params["tau"])
+
+    @property
+    def period(self) -> str:
+        return str(self.params["period"])
+
+    @property
+    def ranking_multiplier(self) -> float:
+        return float(self.params["ranking_multiplier"])
+
+    def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
+        return PlayerState(
+            rating=self.initial_rating,
+            deviation=self.initial_deviation,
+            volatility=self.initial_volatility,
+        )
+
+    def ranking_value(self, state: PlayerState) -> float:
+        """r - ranking_multiplier * RD (seed 004: mu - 2.5 phi on the display scale)."""
+        return state.rating - self.ranking_multiplier * self._RD(state)
+
+    def standing(self, state: PlayerState) -> Standing:
+        return Standing(
+            rating=state.rating,
+            deviation=self._RD(state),
+            volatility=self._sigma(state),
+            ranking_value=self.ranking_value(state),
+        )
+
+    def _RD(self, state: PlayerState) -> float:
+        return self.initial_deviation if state.deviation is None else state.deviation
+
+    def _sigma(self, state: PlayerState) -> float:
+        return self.initial_volatility if state.volatility is None else state.volatility
+
+    def adjusted_state(
+        self,
+        previous: PlayerState | None,
+        rating: float,
+        deviation: float | None,
+        volatility: float | None,
+        at: datetime,
+    ) -> PlayerState:
+        """The state an administrator sets at ``at`` (API.md "Rating adjustments").
+
+        Omitted deviation / volatility keep the previous (or initial) values. In a calendar
+        period mode the state is the start of the period containing ``at``: that period's games
+        are rated from it with no idle growth. In ``"game"`` mode the next game is rated from it.
+        """
+        require_finite(("rating",), rating)
+        if abs(rating - self.initial_rating) > MAX_RATING_OFFSET:
+            raise InvalidEvent(
+                ("rating",),
+                f"must be within {MAX_RATING_OFFSET:g} of the initial rating "
+                f"{self.initial_rating:g}, got {rating:g}",
+            )
+        if deviation is None:
+            deviation = self.initial_deviation if previous is None else self._RD(previous)
+        require_finite(("deviation",), deviation)
+        if not DEVIATION_MIN <= deviation <= self.initial_deviation:
+            raise InvalidEvent(
+                ("deviation",),
+                f"must be between {DEVIATION_MIN:g} and the initial deviation "
+                f"{self.initial_deviation:g}, got {deviation:g}",
+            )
+        if volatility is None:
+            volatility = self.initial_volatility if previous is None else self._sigma(previous)
+        require_finite(("volatility",), volatility)
+        if not VOLATILITY_MIN <= volatility <= VOLATILITY_MAX:
+            raise InvalidEvent(
+                ("volatility",),
+                f"must be between {VOLATILITY_MIN:g} and {VOLATILITY_MAX:g}, got {volatility:g}",
+            )
+        state = PlayerState(rating=rating, deviation=deviation, volatility=volatility)
+        extra = adjusted_extra(period_index(at, self.period), state)
+        return replace(state, extra=extra)
+
+    def validate_game(self, game: Game) -> None:
+        require_player_count(game.participants, MIN_PLAYERS, None)
+
+    def expected_score(
+        self, player: PlayerState, opponent: PlayerState, game: Game | None = None
+    ) -> float:
+        """Glickman's E(mu, mu_j, phi_j): the player's expected score, discounted by the
+        opponent's RD through g(phi_j) (the player's own RD does not enter, as in step 3)."""
+        return E(to_mu(player.rating), to_mu(opponent.rating), to_phi(self._RD(opponent)))
+
+    def period_start(self, position: Position) -> tuple[PlayerState, int]:
+        """The period-start state for ``position`` and the number of empty periods grown over.
+
+        An open period that held results was closed by Glickman's update (its phi* step is that
+        period's growth), so only the periods after it are empty; an open period without
+        results (an adjustment) is empty itself.
+        """
+        state = position.state
+        base = PlayerState(
+            rating=state.rating, deviation=self._RD(state), volatility=self._sigma(state)
+        )
+        empty = max(position.elapsed - (1 if position.rated else 0), 0)
+        if empty == 0:
+            return base, 0
+        phi = idle_phi(
+            to_phi(self._RD(base)), self._sigma(base), empty, to_phi(self.initial_deviation)
+        )
+        return replace(base, deviation=to_RD(phi)), empty
+
+    def rate_game(
+        self,
+        game: Game,
+        before: Mapping[PlayerKey, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        players = game.participants
+        period = period_index(game.played_at, self.period)
+        keys = [PlayerKey(p.player) for p in players]
+        states = [before[key] for key in keys]
+        positions = [locate(state, period) for state in states]
+        starts = [self.period_start(position) for position in positions]
+        duels = pairwise_scores(players)
+        phi_max = to_phi(self.initial_deviation)
+
+        changes: list[Change] = []
+        for i, (state, position, (base, idle)) in enumerate(
+            zip(states, positions, starts, strict=True)
+        ):
+            new_results = tuple(
+                PeriodResult(starts[j][0].rating, self._RD(starts[j][0]), S) for j, S in duels[i]
+            )
+            results = position.results + new_results
+            opponents = [
+                Opponent(to_mu(res.opponent_rating), to_phi(res.opponent_deviation), res.score)
+                for res in results
+            ]
+            mu = to_mu(base.rating)
+            phi = to_phi(self._RD(base))
+            sigma = self._sigma(base)
+            update = rate_period(mu, phi, sigma, opponents, self.tau)
+            # Interpretation (docs/systems/glicko2.md): RD never exceeds the initial RD; phi'
+            # can pass it only when v is enormous (a huge mismatch at the cap).
+            phi_new = min(update.phi, phi_max)
+            after = PlayerState(
+                rating=to_r(update.mu),
+                deviation=to_RD(phi_new),
+                volatility=update.sigma,
+                extra=extra_for(period, base, results),
+            )
+            first_new = len(position.results)
+            per_opponent = [
+                {
+                    "opponent": players[j].player,
+                    "score": S,
+                    "rating": starts[j][0].rating,
+                    "deviation": self._RD(starts[j][0]),
+                    "g": update.g[first_new + n],
+                    "E": update.E[first_new + n],
+                }
+                for n, (j, S) in enumerate(duels[i])
+            ]
+            details: dict[str, Json] = {
+                "period": period,
+                "period_results": len(results),
+                "idle_periods": idle,
+                "rating_start": base.rating,
+                "deviation_start": self._RD(base),
+                "volatility_start": sigma,
+                "mu": mu,
+                "phi": phi,
+                "g": list(update.g),
+                "E": list(update.E),
+                "v": update.v,
+                "delta": update.Delta,
+                "phi_star": update.phi_star,
+                "mu_prime": update.mu,
+                "phi_prime": update.phi,
+                "tau": self.tau,
+                "opponents": per_opponent,
+                "deviation_before": self._RD(state),
+                "deviation_after": after.deviation,
+                "volatility_before": self._sigma(state),
+                "volatility_after": after.volatility,
+                "ranking_value_before": self.ranking_value(state),
+                "ranking_value_after": self.ranking_value(after),
+            }
+            changes.append(Change(key=keys[i], before=state, after=after, details=frozen(details)))
+        return Outcome(changes=tuple(changes))
+
+
+@dataclass(frozen=True, slots=True)
+class Glicko2System:
+    """The ``glicko2`` system: its description and its configured raters."""
+
+    info: SystemInfo
+
+    def configure(self, params: Mapping[str, Json] | None = None) -> Glicko2Rater:
+        """Validate ``params`` against :data:`PARAMS` (InvalidParameter) and build the rater."""
+        return Glicko2Rater(params=resolve(self.info.params, params))
+
+
+SYSTEM = Glicko2System(info=INFO)

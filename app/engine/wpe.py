@@ -1,0 +1,402 @@
+"""``wpe`` — World Performance Evaluation (Lei Saarlainen).
+
+Source: seed 001_f1e33522112d1554.txt names the system but gives no formula ("points for the
+top 50% of a tournament and the value of different tournaments"); the rules here are the
+currently published WPE as SYSTEMS.md "wpe" states them.
+
+``score = (influence + inflow) × base(place)``:
+
+* influence by event class: world championship 12, continental championship 9, main
+  tournament 5, minor 2;
+* inflow by the effective player count (100+: 6, 85–99: 5.5, 70–84: 5, 60–69: 4.5, 50–59: 4,
+  42–49: 3.5, 35–41: 3, 28–34: 2.5, 21–27: 2, 14–20: 1, 7–13: 0); the effective count of a
+  world championship below 75 players is (N + 75)/2, of a continental one below 50 (N + 50)/2;
+* n awarded places by effective count (150+: 13, 120–149: 12, 95–119: 11, 70–94: 10,
+  49–69: 9, 35–48: 8, 28–34: 7, 21–27: 6, 14–20: 5, 7–13: 4), +2 for a world and +1 for a
+  continental championship;
+* base = 12, 8, 6, 4 for places 1–4, then 4 − (k − 4)·4/(n − 3) for place k ≤ n, 0 below.
+
+The ranking is the sum of a player's scores over the last ``window_years`` years.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from app.engine.base import BaseRater, require_finite
+from app.engine.errors import InvalidEvent, InvalidParameter
+from app.engine.params import ParamSpec, resolve
+from app.engine.placements import places, player_count, validate_standings
+from app.engine.protocols import SystemInfo
+from app.engine.types import (
+    Change,
+    Json,
+    Outcome,
+    PlayerKey,
+    PlayerState,
+    Tournament,
+    frozen,
+)
+
+#: The class a World Championship always has (SYSTEMS.md: world_championship implies it).
+WORLD = "world"
+#: The continental championship class.
+CONTINENTAL = "continental"
+
+#: Influence by event class (SYSTEMS.md "wpe").
+DEFAULT_INFLUENCE: dict[str, float] = {WORLD: 12.0, CONTINENTAL: 9.0, "main": 5.0, "minor": 2.0}
+#: Inflow by effective player count: rows [lowest effective count, inflow] (SYSTEMS.md "wpe").
+DEFAULT_INFLOW: tuple[tuple[float, float], ...] = (
+    (100.0, 6.0),
+    (85.0, 5.5),
+    (70.0, 5.0),
+    (60.0, 4.5),
+    (50.0, 4.0),
+    (42.0, 3.5),
+    (35.0, 3.0),
+    (28.0, 2.5),
+    (21.0, 2.0),
+    (14.0, 1.0),
+    (7.0, 0.0),
+)
+#: Awarded places by effective player count: rows [lowest effective count, places].
+DEFAULT_AWARDED_PLACES: tuple[tuple[float, int], ...] = (
+    (150.0, 13),
+    (120.0, 12),
+    (95.0, 11),
+    (70.0, 10),
+    (49.0, 9),
+    (35.0, 8),
+    (28.0, 7),
+    (21.0, 6),
+    (14.0, 5),
+    (7.0, 4),
+)
+#: Awarded places added by class: "+2 for a world, +1 for a continental championship".
+DEFAULT_EXTRA_PLACES: dict[str, int] = {WORLD: 2, CONTINENTAL: 1}
+#: Effective count floors by class: below F players the effective count is (N + F)/2.
+DEFAULT_EFFECTIVE_FLOOR: dict[str, float] = {WORLD: 75.0, CONTINENTAL: 50.0}
+#: Base points of the first places: 12, 8, 6, 4 for places 1–4 (SYSTEMS.md "wpe").
+DEFAULT_BASE: tuple[float, ...] = (12.0, 8.0, 6.0, 4.0)
+#: "the last 5 years" (SYSTEMS.md "wpe").
+DEFAULT_WINDOW_YEARS = 5
+#: Halfway between N and the floor: (N + F)/2.
+HALF = 2.0
+#: Below the smallest row of a table: no inflow, no awarded places; past n: base 0.
+NOTHING = 0.0
+#: A ranking is a sum of scores, starting from nothing.
+INITIAL_TOTAL = 0.0
+#: Where a player's scored events live in PlayerState.extra.
+EVENTS = "events"
+#: The limit of the window parameter (years).
+MAX_WINDOW_YEARS = 100
+
+
+def _number(value: Json, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number")
+    if value < 0:
+        raise ValueError(f"{what} must be at least 0, got {value}")
+    return float(value)
+
+
+def _check_by_class(value: Json) -> None:
+    for name, v in value.items():
+        _number(v, f"the value of {name!r}")
+
+
+def _check_influence(value: Json) -> None:
+    _check_by_class(value)
+    if WORLD not in value:
+        raise ValueError(f"must give the {WORLD!r} class (every World Championship has it)")
+
+
+def _check_extra_places(value: Json) -> None:
+    for name, v in value.items():
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"the value of {name!r} must be an integer >= 0")
+
+
+def _row_checker(integer_values: bool) -> Callable[[Json], None]:
+    def check(value: Json) -> None:
+        if not value:
+            raise ValueError("must have at least one row")
+        previous = math.inf
+        for i, row in enumerate(value):
+            if not isinstance(row, list | tuple) or len(row) != 2:
+                raise ValueError(f"row {i} must be [lowest effective count, value]")
+            low = _number(row[0], f"row {i}'s effective count")
+            if low >= previous:
+                raise ValueError("rows must go from the largest effective count down")
+            previous = low
+            if integer_values and (isinstance(row[1], bool) or not isinstance(row[1], int)):
+                raise ValueError(f"row {i}'s value must be an integer")
+            _number(row[1], f"row {i}'s value")
+
+    return check
+
+
+def _check_base(value: Json) -> None:
+    if not value:
+        raise ValueError("must have at least one entry")
+    previous = math.inf
+    for i, b in enumerate(value):
+        b = _number(b, f"entry {i}")
+        if b > previous:
+            raise ValueError("base points must not increase with the place")
+        previous = b
+
+
+PARAMS: tuple[ParamSpec, ...] = (
+    ParamSpec(
+        "influence",
+        "object",
+        dict(DEFAULT_INFLUENCE),
+        "Influence by event class (world 12, continental 9, main 5, minor 2); the event's "
+        "'class' must be one of these names.",
+        check=_check_influence,
+    ),
+    ParamSpec(
+        "inflow",
+        "array",
+        [list(row) for row in DEFAULT_INFLOW],
+        "Inflow by effective player count: rows [lowest effective count, inflow], largest "
+        "first; below the last row the inflow is 0.",
+        check=_row_checker(integer_values=False),
+    ),
+    ParamSpec(
+        "awarded_places",
+        "array",
+        [list(row) for row in DEFAULT_AWARDED_PLACES],
+        "Awarded places by effective player count: rows [lowest effective count, places], "
+        "largest first; below the last row no place is awarded.",
+        check=_row_checker(integer_values=True),
+    ),
+    ParamSpec(
+        "extra_places",
+        "object",
+        dict(DEFAULT_EXTRA_PLACES),
+        "Awarded places added by event class (world +2, continental +1).",
+        check=_check_extra_places,
+    ),
+    ParamSpec(
+        "effective_floor",
+        "object",
+        dict(DEFAULT_EFFECTIVE_FLOOR),
+        "Effective player count by class: below F players it is (N + F)/2 "
+        "(world 75, continental 50).",
+        check=_check_by_class,
+    ),
+    ParamSpec(
+        "base",
+        "array",
+        list(DEFAULT_BASE),
+        "Base points of places 1..m (12, 8, 6, 4); places m < k <= n fall linearly from the "
+        "last entry: b_m - (k - m)*b_m/(n - m + 1).",
+        check=_check_base,
+    ),
+    ParamSpec(
+        "window_years",
+        "integer",
+        DEFAULT_WINDOW_YEARS,
+        "The ranking sums the scores of events held within this many years up to the "
+        "current event (later than the same day window_years earlier).",
+        minimum=1,
+        maximum=MAX_WINDOW_YEARS,
+    ),
+)
+
+INFO = SystemInfo(
+    id="wpe",
+    title="World Performance Evaluation",
+    kind="tournament",
+    description=(
+        "Lei Saarlainen's WPE: score = (influence + inflow) * base(place), influence by event "
+        "class, inflow and awarded places by effective player count; the ranking sums a "
+        "player's scores over the last 5 years."
+    ),
+    sources=("001_f1e33522112d1554.txt",),
+    params=PARAMS,
+)
+
+
+def effective_count(N: int, floor: float | None) -> float:
+    """N, or (N + F)/2 when the class has a floor F and N < F (SYSTEMS.md "wpe")."""
+    if floor is not None and floor > N:
+        return (N + floor) / HALF
+    return float(N)
+
+
+def lookup(rows: Sequence[Sequence[float]], effective: float) -> float:
+    """The value of the first row (largest first) whose lowest count is <= ``effective``."""
+    for low, value in rows:
+        if effective >= low:
+            return float(value)
+    return NOTHING
+
+
+def base_points(base: Sequence[float], n: int, k: int) -> float:
+    """base(k) for n awarded places: the table for k <= m, then b_m − (k − m)·b_m/(n − m + 1)
+    down to place n, 0 below (defaults: 4 − (k − 4)·4/(n − 3); SYSTEMS.md "wpe")."""
+    if k > n:
+        return NOTHING
+    m = len(base)
+    if k <= m:
+        return float(base[k - 1])
+    last = float(base[m - 1])
+    return last - (k - m) * last / (n - m + 1)
+
+
+def window_start(held_on: date, years: int) -> date:
+    """The same day ``years`` years before ``held_on`` (29 February → 28 February)."""
+    try:
+        return held_on.replace(year=held_on.year - years)
+    except ValueError:
+        return held_on.replace(year=held_on.year - years, day=held_on.day - 1)
+
+
+def _events(state: PlayerState) -> list[tuple[date, float]]:
+    raw = state.extra.get(EVENTS) or []
+    return [(date.fromisoformat(str(row[0])), float(row[1])) for row in raw]
+
+
+def _in_window(
+    events: list[tuple[date, float]], start: date, end: date
+) -> list[tuple[date, float]]:
+    return [(d, v) for d, v in events if start < d <= end]
+
+
+def _state(events: list[tuple[date, float]], extra: Mapping[str, Json]) -> PlayerState:
+    out = dict(extra)
+    out[EVENTS] = [[d.isoformat(), v] for d, v in events]
+    return PlayerState(rating=math.fsum(v for _, v in events), extra=frozen(out))
+
+
+@dataclass(frozen=True, slots=True)
+class WpeRater(BaseRater):
+    """A WPE ladder with resolved parameters."""
+
+    def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
+        return PlayerState(rating=INITIAL_TOTAL, extra=frozen({EVENTS: []}))
+
+    def event_class(self, tournament: Tournament) -> str:
+        """The event's class; a World Championship is always of class 'world'."""
+        if tournament.world_championship:
+            return WORLD
+        return str(tournament.event_class)
+
+    def validate_tournament(self, tournament: Tournament) -> None:
+        validate_standings(tournament)
+        known = ", ".join(sorted(self.params["influence"]))
+        cls = tournament.event_class
+        if tournament.world_championship:
+            if cls is not None and cls != WORLD:
+                raise InvalidEvent(
+                    ("class",), f"a World Championship has class {WORLD!r}, got {cls!r}"
+                )
+            return
+        if cls is None:
+            raise InvalidEvent(("class",), f"wpe needs the event class (one of: {known})")
+        if cls not in self.params["influence"]:
+            raise InvalidEvent(("class",), f"unknown event class {cls!r} (one of: {known})")
+
+    def rate_tournament(
+        self,
+        tournament: Tournament,
+        before: Mapping[str, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        params = self.params
+        standings = tournament.standings
+        N = player_count(standings)
+        cls = self.event_class(tournament)
+        influence = float(params["influence"][cls])
+        floor_raw = params["effective_floor"].get(cls)
+        effective = effective_count(N, None if floor_raw is None else float(floor_raw))
+        inflow = lookup(params["inflow"], effective)
+        n = int(lookup(params["awarded_places"], effective)) + int(
+            params["extra_places"].get(cls, 0)
+        )
+        base: list[float] = [float(b) for b in params["base"]]
+        start = window_start(tournament.held_on, int(params["window_years"]))
+        changes = []
+        for s, p in zip(standings, places(standings), strict=True):
+            b = p.mean_over(lambda k: base_points(base, n, k))
+            score = (influence + inflow) * b
+            old = before[s.player]
+            previous = _events(old)
+            kept = _in_window(previous, start, tournament.held_on)
+            dropped = math.fsum(v for _, v in previous) - math.fsum(v for _, v in kept)
+            if score != NOTHING:
+                kept.append((tournament.held_on, score))
+            changes.append(
+                Change(
+                    key=PlayerKey(s.player),
+                    before=old,
+                    after=_state(kept, old.extra),
+                    details=frozen(
+                        {
+                            "points": score,
+                            "influence": influence,
+                            "inflow": inflow,
+                            "effective_players": effective,
+                            "awarded_places": n,
+                            "base": b,
+                            "place": p.rank,
+                            "tied": p.tied,
+                            "players": N,
+                            "class": cls,
+                            "window_start": start.isoformat(),
+                            "dropped_points": dropped,
+                        }
+                    ),
+                )
+            )
+        return Outcome(changes=tuple(changes))
+
+    def adjusted_state(
+        self,
+        previous: PlayerState | None,
+        rating: float,
+        deviation: float | None,
+        volatility: float | None,
+        at: datetime,
+    ) -> PlayerState:
+        """An adjustment is kept as a scored entry dated ``at``: the difference between the
+        new rating and the window's sum at ``at``; it leaves the window like an event."""
+        require_finite(("rating",), rating)
+        if deviation is not None:
+            raise InvalidEvent(("deviation",), "this system has no rating deviation")
+        if volatility is not None:
+            raise InvalidEvent(("volatility",), "this system has no volatility")
+        state = previous if previous is not None else self.initial_state({})
+        day = at.date()
+        kept = _in_window(_events(state), window_start(day, int(self.params["window_years"])), day)
+        offset = rating - math.fsum(v for _, v in kept)
+        if offset != NOTHING:
+            kept.append((day, offset))
+        return _state(kept, state.extra)
+
+
+@dataclass(frozen=True, slots=True)
+class WpeSystem:
+    """The ``wpe`` system: its description and a rater for given parameters."""
+
+    info: SystemInfo = INFO
+
+    def configure(self, params: Mapping[str, Json] | None = None) -> WpeRater:
+        resolved = resolve(self.info.params, params)
+        classes = resolved["influence"]
+        for name in ("extra_places", "effective_floor"):
+            unknown = sorted(set(resolved[name]) - set(classes))
+            if unknown:
+                raise InvalidParameter(
+                    name, f"names classes missing from influence: {', '.join(unknown)}"
+                )
+        return WpeRater(params=resolved)
+
+
+SYSTEM = WpeSystem()
