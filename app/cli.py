@@ -24,16 +24,16 @@ def migrate(url: str | None = None) -> None:
     """Bring the database to the newest schema (``alembic upgrade head``)."""
     from alembic import command
     from alembic.config import Config
+    from sqlalchemy.engine import make_url
 
+    url = url or get_settings().database_url
     config = Config(str(ALEMBIC_INI))
     config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
-    config.set_main_option("sqlalchemy.url", url or get_settings().database_url)
-    if (url or get_settings().database_url).startswith("sqlite"):
-        from sqlalchemy.engine import make_url
-
-        database = make_url(url or get_settings().database_url).database
-        if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+    # Passed as an attribute: URLs may hold "%", which the ini parser would interpolate.
+    config.attributes["database_url"] = url
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
     command.upgrade(config, "head")
 
 

@@ -13,8 +13,8 @@ target_metadata = Base.metadata
 
 
 def database_url() -> str:
-    url = config.get_main_option("sqlalchemy.url")
-    return url or get_settings().database_url
+    url = config.attributes.get("database_url") or config.get_main_option("sqlalchemy.url")
+    return str(url) if url else get_settings().database_url
 
 
 def run_migrations_offline() -> None:

@@ -18,10 +18,19 @@ PROBLEM_JSON = "application/problem+json"
 
 
 def problem_response(
-    status: int, title: str, detail: str, *, errors: list[dict[str, Any]] | None = None,
+    status: int,
+    title: str,
+    detail: str,
+    *,
+    errors: list[dict[str, Any]] | None = None,
     headers: dict[str, str] | None = None,
 ) -> JSONResponse:
-    body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": title,
+        "status": status,
+        "detail": detail,
+    }
     if errors is not None:
         body["errors"] = errors
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)

@@ -69,8 +69,15 @@ def _is_unavailable(exc: BaseException) -> bool:
 class Database:
     """Owns the SQLAlchemy engine for the process (created in the app's lifespan)."""
 
-    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 10,
-                 busy_timeout: float = 30.0, retries: int = 8) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        pool_size: int = 10,
+        max_overflow: int = 10,
+        busy_timeout: float = 30.0,
+        retries: int = 8,
+    ) -> None:
         self.url = make_url(url)
         self.retries = retries
         self.is_sqlite = self.url.get_backend_name() == "sqlite"

@@ -311,20 +311,24 @@ def rate_period(
     opponents: Sequence[Opponent],
     tau: float = TAU,
     epsilon: float = EPSILON,
+    phi_max: float = math.inf,
 ) -> PeriodUpdate:
     """Steps 3-7 of Glickman (2013) for one player and one rating period.
 
     Without opponents the player keeps mu and sigma and phi becomes phi* = sqrt(phi^2 + sigma^2).
+    ``phi_max`` caps the pre-rating-period value phi* (SYSTEMS.md: the no-game growth is capped
+    at the initial RD); the default, no cap, is Glickman's algorithm as published. With the cap,
+    phi' < phi* <= phi_max, so RD never exceeds the initial RD.
     """
     if not opponents:
-        grown = phi_star(phi, sigma)
+        grown = min(phi_star(phi, sigma), phi_max)
         return PeriodUpdate(mu, grown, sigma, (), (), None, None, grown)
     g_j = tuple(g(o.phi_j) for o in opponents)
     E_j = tuple(E(mu, o.mu_j, o.phi_j) for o in opponents)
     v_value = v(mu, opponents)
     Delta_value = Delta(mu, opponents, v_value)
     sigma_new = sigma_prime(phi, sigma, v_value, Delta_value, tau, epsilon)
-    phi_star_value = phi_star(phi, sigma_new)
+    phi_star_value = min(phi_star(phi, sigma_new), phi_max)
     phi_new = phi_prime(phi_star_value, v_value)
     mu_new = mu_prime(mu, phi_new, opponents)
     return PeriodUpdate(mu_new, phi_new, sigma_new, g_j, E_j, v_value, Delta_value, phi_star_value)
@@ -498,13 +502,15 @@ class Glicko2Rater(BaseRater):
             mu = to_mu(base.rating)
             phi = to_phi(self._RD(base))
             sigma = self._sigma(base)
-            update = rate_period(mu, phi, sigma, opponents, self.tau)
-            # Interpretation (docs/systems/glicko2.md): RD never exceeds the initial RD; phi'
-            # can pass it only when v is enormous (a huge mismatch at the cap).
-            phi_new = min(update.phi, phi_max)
+            # Interpretation (docs/systems/glicko2.md): step 6's phi* is the period's no-game
+            # growth, capped at the initial RD like the growth over empty periods.
+            update = rate_period(mu, phi, sigma, opponents, self.tau, EPSILON, phi_max)
             after = PlayerState(
-                rating=to_r(update.mu),
-                deviation=to_RD(phi_new),
+                # Step 8, r' = 173.7178 mu' + 1500, written as r + 173.7178 (mu' - mu) so that
+                # a change too small for float64 never turns into a rounding error of the
+                # opposite sign.
+                rating=base.rating + SCALE * (update.mu - mu),
+                deviation=to_RD(update.phi),
                 volatility=update.sigma,
                 extra=extra_for(period, base, results),
             )

@@ -56,9 +56,7 @@ def outcomes_by_rank(ranks: list[int | None]) -> list[str | None]:
         return [None for _ in ranks]
     best = min(known)
     shared = known.count(best) > 1
-    return [
-        None if r is None else (DRAW if shared else WIN) if r == best else LOSS for r in ranks
-    ]
+    return [None if r is None else (DRAW if shared else WIN) if r == best else LOSS for r in ranks]
 
 
 def rate_event(

@@ -14,8 +14,8 @@ from app.engine import (
     glicko,
     glicko2,
     kinzett,
-    naf,
     nadf,
+    naf,
     wpe,
 )
 from app.engine.protocols import System

@@ -93,9 +93,7 @@ class EventRepository:
         if rows:
             self.session.execute(insert(Change), rows)
 
-    def delete_changes_from(
-        self, ladder_id: str, start: datetime | None
-    ) -> list[tuple[str, str]]:
+    def delete_changes_from(self, ladder_id: str, start: datetime | None) -> list[tuple[str, str]]:
         """Delete the changes at or after ``start``; returns the ratings they touched."""
         condition = Change.ladder_id == ladder_id
         if start is not None:

@@ -21,7 +21,9 @@ class LadderRepository:
 
     def get_locked(self, ladder_id: str, *, exclusive: bool) -> Ladder | None:
         """The ladder, locked: shared for ordinary writes, exclusive for recomputation."""
-        statement = lock(self.session, select(Ladder).where(Ladder.id == ladder_id), exclusive=exclusive)
+        statement = lock(
+            self.session, select(Ladder).where(Ladder.id == ladder_id), exclusive=exclusive
+        )
         return self.session.scalars(statement).one_or_none()
 
     def add(self, ladder: Ladder) -> None:

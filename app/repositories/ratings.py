@@ -94,7 +94,10 @@ class RatingRepository:
     def position(self, ladder_id: str, row: PlayerRating, rank_by: str) -> int:
         """1 + the number of ratings strictly better (equal values share a position)."""
         value, tiebreak = _rank_columns(rank_by)
-        mine = (row.ranking_value if rank_by == "ranking_value" else row.rating, row.tiebreak or 0.0)
+        mine = (
+            row.ranking_value if rank_by == "ranking_value" else row.rating,
+            row.tiebreak or 0.0,
+        )
         if mine[0] is None:
             return 0
         better = self.session.scalar(

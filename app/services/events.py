@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,8 +24,8 @@ from app.services.conversion import (
     GAME,
     TOURNAMENT,
     game_to_engine,
-    tournament_to_engine,
     tournament_time,
+    tournament_to_engine,
 )
 from app.services.ledger import (
     NeedsExclusiveLock,
@@ -59,12 +60,16 @@ def run_write(db: Database, work: Callable[[Session, bool], T]) -> T:
     exclusive = False
     for _attempt in range(INTEGRITY_RETRIES):
         try:
-            return db.run(lambda session: work(session, exclusive))
+            return db.run(functools.partial(_with_lock_mode, work, exclusive))
         except NeedsExclusiveLock:
             exclusive = True
         except IntegrityError:
             continue
     raise Unavailable("the write kept conflicting with concurrent writes; retry")
+
+
+def _with_lock_mode(work: Callable[[Session, bool], T], exclusive: bool, session: Session) -> T:
+    return work(session, exclusive)
 
 
 def _load_runtime(db: Database, ladder_id: str) -> Runtime:
@@ -126,7 +131,9 @@ def _shown_factions(event_row_body: dict[str, Any], kind: str) -> list[str | Non
     return [None for _ in event_row_body.get("standings", [])]
 
 
-def _game_out(runtime: Runtime, event: Event, changes: Sequence[Change], recomputed: int) -> GameOut:
+def _game_out(
+    runtime: Runtime, event: Event, changes: Sequence[Change], recomputed: int
+) -> GameOut:
     factions = _shown_factions(event.body, GAME)
     return GameOut(
         ladder=event.ladder_id,
@@ -331,7 +338,9 @@ def correct_event(
     return run_write(db, work)
 
 
-def void_event(db: Database, ladder_id: str, kind: str, external_id: str) -> GameOut | TournamentOut:
+def void_event(
+    db: Database, ladder_id: str, kind: str, external_id: str
+) -> GameOut | TournamentOut:
     """Void a result: it stays in history, marked voided, and changes no rating."""
 
     def work(session: Session, _exclusive: bool) -> GameOut | TournamentOut:
@@ -354,7 +363,9 @@ def void_event(db: Database, ladder_id: str, kind: str, external_id: str) -> Gam
     return run_write(db, work)
 
 
-def correct_game(db: Database, ladder_id: str, external_id: str, body: GameIn) -> GameOut | TournamentOut:
+def correct_game(
+    db: Database, ladder_id: str, external_id: str, body: GameIn
+) -> GameOut | TournamentOut:
     return correct_event(
         db,
         ladder_id,

@@ -8,8 +8,8 @@ from sqlalchemy.exc import IntegrityError
 
 from app.core.database import Database
 from app.core.errors import Conflict
-from app.engine.registry import SYSTEMS
 from app.engine.protocols import SystemInfo
+from app.engine.registry import SYSTEMS
 from app.models import Ladder
 from app.repositories.ladders import LadderRepository
 from app.schemas.ladders import LadderIn, LadderList, LadderOut

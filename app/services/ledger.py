@@ -313,9 +313,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
         ladders.set_state(ladder.id, final_ladder_state, now())
 
     affected = touched | set(finals)
-    ratings.ensure(
-        ladder.id, [_fresh_row(runtime, ladder, key) for key in sorted(affected)]
-    )
+    ratings.ensure(ladder.id, [_fresh_row(runtime, ladder, key) for key in sorted(affected)])
     stats = events.statistics(ladder.id, sorted(affected))
     updates_out: list[dict[str, Any]] = []
     orphaned: list[RatingKey] = []
@@ -371,9 +369,7 @@ def states_as_of(
         wanted = {db_key(k) for k in missing}
         for change in events.last_changes_before(ladder.id, _just_after(at)):
             if (change.player, change.faction) in wanted:
-                states[engine_key(change.player, change.faction)] = decode_state(
-                    change.state_after
-                )
+                states[engine_key(change.player, change.faction)] = decode_state(change.state_after)
     ladder_state: Any = ladder.state
     if runtime.info.ladder_scoped:
         latest = events.latest(ladder.id)

@@ -211,8 +211,9 @@ def _tournament(
         by_placement: list[PlacementPrediction] = []
         for placement in body.placements:
             others = [r for r in range(1, body.size + 1) if r != placement]
-            standings = (Placement(key.player, placement),) + tuple(
-                Placement(f"{PLACEHOLDER_PREFIX}{r}", r) for r in others
+            standings = (
+                Placement(key.player, placement),
+                *(Placement(f"{PLACEHOLDER_PREFIX}{r}", r) for r in others),
             )
             tournament = Tournament(
                 held_on=held_on,

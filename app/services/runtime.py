@@ -11,7 +11,7 @@ from typing import Any
 
 from app.core.errors import Invalid, NotFound
 from app.engine.errors import InvalidParameter
-from app.engine.protocols import Rater, SystemInfo, System
+from app.engine.protocols import Rater, System, SystemInfo
 from app.engine.registry import SYSTEMS
 from app.engine.types import PlayerKey, PlayerState, Standing, frozen
 from app.models import NO_FACTION, Ladder

@@ -49,12 +49,16 @@ def upgrade() -> None:
         sa.Column("ladder_state_after", JSON, nullable=True),
         sa.Column("created_at", TIME, nullable=False),
         sa.ForeignKeyConstraint(
-            ["ladder_id"], ["ladders.id"],
-            name=op.f("fk_events_ladder_id_ladders"), ondelete="CASCADE",
+            ["ladder_id"],
+            ["ladders.id"],
+            name=op.f("fk_events_ladder_id_ladders"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("seq", name=op.f("pk_events")),
         sa.UniqueConstraint(
-            "ladder_id", "kind", "external_id",
+            "ladder_id",
+            "kind",
+            "external_id",
             name=op.f("uq_events_ladder_id_kind_external_id"),
         ),
     )
@@ -83,12 +87,16 @@ def upgrade() -> None:
         sa.Column("details", JSON, nullable=False),
         sa.Column("prev_change_id", BIG_ID, nullable=True),
         sa.ForeignKeyConstraint(
-            ["event_seq"], ["events.seq"],
-            name=op.f("fk_changes_event_seq_events"), ondelete="CASCADE",
+            ["event_seq"],
+            ["events.seq"],
+            name=op.f("fk_changes_event_seq_events"),
+            ondelete="CASCADE",
         ),
         sa.ForeignKeyConstraint(
-            ["ladder_id"], ["ladders.id"],
-            name=op.f("fk_changes_ladder_id_ladders"), ondelete="CASCADE",
+            ["ladder_id"],
+            ["ladders.id"],
+            name=op.f("fk_changes_ladder_id_ladders"),
+            ondelete="CASCADE",
         ),
         sa.ForeignKeyConstraint(
             ["prev_change_id"], ["changes.id"], name=op.f("fk_changes_prev_change_id_changes")
@@ -133,14 +141,14 @@ def upgrade() -> None:
         sa.Column("last_event_at", TIME, nullable=True),
         sa.Column("last_event_seq", sa.BigInteger(), nullable=True),
         sa.ForeignKeyConstraint(
-            ["ladder_id"], ["ladders.id"],
-            name=op.f("fk_player_ratings_ladder_id_ladders"), ondelete="CASCADE",
+            ["ladder_id"],
+            ["ladders.id"],
+            name=op.f("fk_player_ratings_ladder_id_ladders"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("ladder_id", "player", "faction", name=op.f("pk_player_ratings")),
     )
-    op.create_index(
-        "ix_player_ratings_ladder_rating", "player_ratings", ["ladder_id", "rating"]
-    )
+    op.create_index("ix_player_ratings_ladder_rating", "player_ratings", ["ladder_id", "rating"])
     op.create_index(
         "ix_player_ratings_ladder_ranking_value", "player_ratings", ["ladder_id", "ranking_value"]
     )

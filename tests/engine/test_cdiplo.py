@@ -111,7 +111,7 @@ def test_standings_are_validated() -> None:
 
 @st.composite
 def standings_ranks(draw: st.DrawFn) -> list[int]:
-    """A competition ranking (1, 2, 2, 4, ...) of 2 to 80 players, shuffled."""
+    """A competition ranking (1, 2, 2, 4, ...) of 2 to 160 players, shuffled."""
     sizes = draw(st.lists(st.integers(1, 4), min_size=1, max_size=40))
     if sum(sizes) < 2:
         sizes.append(1)

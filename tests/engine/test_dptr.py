@@ -221,7 +221,7 @@ def test_inputs_are_not_mutated() -> None:
 
 @st.composite
 def standings_ranks(draw: st.DrawFn) -> list[int]:
-    """A competition ranking (1, 2, 2, 4, ...) of 2 to 80 players, shuffled."""
+    """A competition ranking (1, 2, 2, 4, ...) of 2 to 160 players, shuffled."""
     sizes = draw(st.lists(st.integers(1, 4), min_size=1, max_size=40))
     if sum(sizes) < 2:
         sizes.append(1)
@@ -251,7 +251,9 @@ def test_finite_and_within_0_to_100(
     rater = SYSTEM.configure({"ties": ties})
     t = tournament(ranks, rounds=rounds, held_on=date(year, 6, 1), world=world)
     rater.validate_tournament(t)
-    before = {s.player: PlayerState(rating=ratings[i]) for i, s in enumerate(t.standings)}
+    before = {
+        s.player: PlayerState(rating=ratings[i % len(ratings)]) for i, s in enumerate(t.standings)
+    }
     out = rater.rate_tournament(t, before, {})
     assert len(out.changes) == len(ranks)
     for c in out.changes:

@@ -111,6 +111,28 @@ def test_no_game_period_only_grows_phi() -> None:
     assert update.phi == pytest.approx(math.sqrt(1.0 + 0.06**2), abs=1e-12)
 
 
+def test_phi_star_cap() -> None:
+    # A new player: phi* = sqrt(phi^2 + sigma'^2) would pass 350 / 173.7178; the rater caps it.
+    opponent = [Opponent(0.0, to_phi(350.0), 1.0)]
+    uncapped = rate_period(0.0, to_phi(350.0), 0.06, opponent)
+    assert uncapped.phi_star == pytest.approx(
+        math.sqrt(to_phi(350.0) ** 2 + uncapped.sigma**2), rel=1e-12
+    )
+    capped = rate_period(0.0, to_phi(350.0), 0.06, opponent, phi_max=to_phi(350.0))
+    assert capped.phi_star == to_phi(350.0)
+    assert capped.phi == pytest.approx(
+        1 / math.sqrt(1 / to_phi(350.0) ** 2 + 1 / capped.v), rel=1e-12
+    )  # type: ignore[operator]
+    _, _, details = play(
+        SYSTEM.configure(),
+        DAY,
+        PlayerState(1500.0, 350.0, 0.06),
+        PlayerState(1500.0, 350.0, 0.06),
+        1.0,
+    )
+    assert details["phi_star"] == to_phi(350.0)
+
+
 # --- the rater: the paper's period played as three games on one day ----------------------------
 
 
@@ -507,9 +529,10 @@ def test_property_day_batch_equals_one_period_step(
         me.volatility,  # type: ignore[arg-type]
         [Opponent(to_mu(o.rating), to_phi(o.deviation), s) for o, s in games],  # type: ignore[arg-type]
         0.5,
+        phi_max=350.0 / 173.7178,
     )
     assert state.rating == pytest.approx(glicko2.to_r(step.mu), rel=1e-12, abs=1e-9)
-    assert state.deviation == pytest.approx(min(glicko2.to_RD(step.phi), 350.0), rel=1e-12)
+    assert state.deviation == pytest.approx(glicko2.to_RD(step.phi), rel=1e-12)
     assert state.volatility == pytest.approx(step.sigma, rel=1e-12)
 
 

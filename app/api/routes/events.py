@@ -19,7 +19,10 @@ LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 EventId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 DryRun = Annotated[bool, Query(description="Compute the response without storing anything.")]
 
-CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Recorded"}, 200: {"description": "Already recorded, or a dry run"}}
+CREATED: dict[int | str, dict[str, Any]] = {
+    201: {"description": "Recorded"},
+    200: {"description": "Already recorded, or a dry run"},
+}
 
 
 @router.post(

@@ -19,6 +19,4 @@ def readyz(db: DB) -> JSONResponse:
     """200 when the database answers, 503 otherwise."""
     if db.ping():
         return JSONResponse({"status": "ready"})
-    return JSONResponse(
-        {"status": "unavailable"}, status_code=503, headers={"Retry-After": "2"}
-    )
+    return JSONResponse({"status": "unavailable"}, status_code=503, headers={"Retry-After": "2"})

@@ -1,0 +1,37 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck unit openapi clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+## Serve on SQLite (./data/ratings.db) or RATINGS_DATABASE_URL; migrates first.
+run: $(STAMP)
+	$(BIN)/ratings serve
+
+## Lint, type-check and run the whole suite (PostgreSQL too when RATINGS_TEST_POSTGRES_URL is set).
+test: lint typecheck unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy app
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+openapi: $(STAMP)
+	$(BIN)/ratings openapi --output openapi/openapi.json
+
+clean:
+	rm -rf $(VENV) data .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,119 @@
+"""Adjustments, late results and recomputation: stored ratings equal a replay from scratch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from app.core.database import Database
+from app.services.admin import recompute_ladder
+from tests.helpers import at, by_player, game, make_ladder, post_game
+
+pytestmark = pytest.mark.anyio
+
+
+def pair_amount(winner: float, loser: float) -> float:
+    """Seed 003's Fundox amount when ``winner`` beats ``loser``."""
+    return 16 / (1 + 10 ** ((winner - loser) / 800))
+
+
+async def _board(client: httpx.AsyncClient, ladder: str) -> dict[str, float]:
+    entries = (
+        await client.get(f"/ladders/{ladder}/leaderboard?active_within_days=0&limit=500")
+    ).json()["entries"]
+    return {e["player"]: e["rating"] for e in entries}
+
+
+async def test_adjustment_is_in_history_and_later_games_start_from_it(
+    client: httpx.AsyncClient,
+) -> None:
+    await make_ladder(client, "club", "fundox")
+    response = await client.put(
+        "/ladders/club/players/ann", json={"rating": 2000, "at": at(0), "reason": "migration"}
+    )
+    assert response.status_code == 200
+    assert response.json()["ratings"][0]["rating"] == 2000
+    out = await post_game(client, game("club", "g1", {"ann": 1, "bob": 2}, minutes=5))
+    assert by_player(out["changes"])["ann"]["delta"] == pytest.approx(pair_amount(2000, 1600))
+    history = (await client.get("/ladders/club/players/ann/history")).json()
+    assert [e["kind"] for e in history["entries"]] == ["adjustment", "game"]
+    assert history["entries"][0]["details"]["reason"] == "migration"
+
+
+async def test_late_game_is_placed_in_time_order(client: httpx.AsyncClient) -> None:
+    await make_ladder(client, "club", "fundox")
+    await post_game(client, game("club", "g2", {"ann": 1, "bob": 2}, minutes=10))
+    # g1 happened before g2: bob beat ann first, then ann beat bob.
+    late = await post_game(client, game("club", "g1", {"bob": 1, "ann": 2}, minutes=5))
+    assert late["recomputed_events"] == 2
+    first = pair_amount(1600, 1600)
+    bob, ann = 1600 + first, 1600 - first
+    second = pair_amount(ann, bob)
+    assert await _board(client, "club") == pytest.approx({"ann": ann + second, "bob": bob - second})
+    history = (await client.get("/ladders/club/players/ann/history")).json()
+    assert [e["id"] for e in history["entries"]] == ["g1", "g2"]
+    assert history["entries"][1]["rating_before"] == pytest.approx(ann)
+
+
+async def test_adjustment_survives_recomputation(client: httpx.AsyncClient) -> None:
+    await make_ladder(client, "club", "fundox")
+    await post_game(client, game("club", "g1", {"ann": 1, "bob": 2}, minutes=1))
+    await client.put("/ladders/club/players/ann", json={"rating": 1700, "at": at(2)})
+    await post_game(client, game("club", "g3", {"ann": 1, "bob": 2}, minutes=3))
+    # A late game before the adjustment: the adjustment still sets ann to 1700 afterwards.
+    await post_game(client, game("club", "g0", {"bob": 1, "ann": 2}, minutes=0))
+    history = (await client.get("/ladders/club/players/ann/history")).json()["entries"]
+    assert [e["id"] for e in history] == ["g0", "g1", None, "g3"]
+    assert history[2]["rating_after"] == 1700
+    assert history[3]["rating_before"] == 1700
+
+
+async def test_correct_and_void_recompute(client: httpx.AsyncClient) -> None:
+    await make_ladder(client, "club", "fundox")
+    await post_game(client, game("club", "g1", {"ann": 1, "bob": 2}, minutes=1))
+    await post_game(client, game("club", "g2", {"ann": 1, "bob": 2}, minutes=2))
+    corrected = game("club", "g1", {"ann": 2, "bob": 1}, minutes=1)
+    response = await client.put("/ladders/club/games/g1", json=corrected)
+    assert response.status_code == 200, response.text
+    first = pair_amount(1600, 1600)
+    second = pair_amount(1600 - first, 1600 + first)
+    assert (await _board(client, "club"))["ann"] == pytest.approx(1600 - first + second)
+    voided = await client.delete("/ladders/club/games/g1")
+    assert voided.status_code == 200
+    assert voided.json()["voided"] is True
+    assert (await _board(client, "club"))["ann"] == pytest.approx(1600 + first)
+    ann = (await client.get("/ladders/club/players/ann")).json()["ratings"][0]
+    assert ann["games"] == 1
+
+
+async def _snapshot(database: Database) -> list[tuple[Any, ...]]:
+    from sqlalchemy import text
+
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT player, faction, rating, deviation, volatility, games, wins, losses "
+                "FROM player_ratings ORDER BY player, faction"
+            )
+        )
+        return [tuple(row) for row in rows]
+
+
+async def test_incremental_equals_full_replay(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    await make_ladder(client, "club", "glicko2", period="day")
+    players = ["p0", "p1", "p2", "p3", "p4"]
+    minute = 0
+    for index in range(30):
+        a, b, c = players[index % 5], players[(index + 2) % 5], players[(index + 3) % 5]
+        minute += 97  # spreads games over several day periods
+        await post_game(client, game("club", f"g{index}", {a: 1, b: 2, c: 2}, minutes=minute))
+    # Some late results too, which take the recomputation path.
+    await post_game(client, game("club", "late-1", {"p1": 1, "p4": 2}, minutes=50))
+    await post_game(client, game("club", "late-2", {"p3": 1, "p0": 2}, minutes=1500))
+    incremental = await _snapshot(database)
+    recompute_ladder(database, "club", None)
+    assert await _snapshot(database) == incremental

@@ -1,0 +1,50 @@
+"""Small builders for request bodies used across API tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+
+RECENT = datetime.now(UTC).replace(microsecond=0) - timedelta(days=1)
+
+
+def at(minutes: int = 0, base: datetime = RECENT) -> str:
+    """An RFC 3339 time ``minutes`` after a recent base time."""
+    return (base + timedelta(minutes=minutes)).isoformat().replace("+00:00", "Z")
+
+
+def game(
+    ladder: str, game_id: str, ranks: dict[str, int], minutes: int = 0, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "ladder": ladder,
+        "id": game_id,
+        "played_at": at(minutes),
+        "players": [{"player": p, "rank": r} for p, r in ranks.items()],
+        **extra,
+    }
+
+
+async def make_ladder(
+    client: httpx.AsyncClient, ladder_id: str, system: str, **params: Any
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"id": ladder_id, "system": system}
+    if params:
+        body["params"] = params
+    response = await client.post("/ladders", json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+async def post_game(client: httpx.AsyncClient, body: dict[str, Any]) -> dict[str, Any]:
+    response = await client.post("/games", json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def by_player(changes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {c["player"]: c for c in changes}
