@@ -18,12 +18,14 @@ from typing import Any
 from fastapi import FastAPI, Response
 
 from app.api.deps import WriteAccess
+from app.api.errors import install_error_handlers
 from app.core.settings import Settings
 from app.schemas.events import GameIn
 
 app = FastAPI(title="Ratings POST /games ceiling (no database)")
 # The service's auth dependency reads the token from app.state.settings.
 app.state.settings = Settings(admin_token=os.environ.get("RATINGS_ADMIN_TOKEN"))
+install_error_handlers(app)
 
 
 @app.get("/healthz")

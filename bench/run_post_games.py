@@ -1,0 +1,690 @@
+"""Benchmark POST /games against a no-database ceiling, on SQLite and PostgreSQL, in one run.
+
+    .venv/bin/python bench/run_post_games.py [--duration 15] [--connections 64] [--workers 2]
+        [--databases sqlite,postgresql] [--systems fundox,naf] [--profile]
+
+For each target (the no-database ceiling first, then each database) it starts the server as a
+subprocess on a free loopback port, waits for /healthz, creates one ladder per system, warms
+up, runs wrk (bench/post_games.lua) for a bounded time, checks that every 201 is a stored game
+and nothing else is, and stops the server. Results (games/s, latency percentiles, status
+counts, CPU shares, the ratio to the ceiling, machine facts) are printed and written to
+bench/results/post_games-<UTC time>.json and .md. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib.metadata
+import json
+import os
+import platform
+import secrets
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+RESULTS = BENCH / "results"
+LUA_SCRIPT = BENCH / "post_games.lua"
+VENV_BIN = Path(sys.executable).parent
+
+PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
+PG_SCHEMA = "bench"
+PG_URL = f"postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{PG_SCHEMA}"
+
+#: Players per table of each benchmarked system.
+SYSTEMS = {"fundox": 4, "naf": 2}
+#: played_at of the warm-up's first round, and of the measured run's (later, so never late).
+WARMUP_EPOCH = int(dt.datetime(2026, 1, 1, tzinfo=dt.UTC).timestamp())
+MEASURE_EPOCH = int(dt.datetime(2026, 7, 1, tzinfo=dt.UTC).timestamp())
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+# -- processes -------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:
+        return found
+    for task in tasks:
+        try:
+            text = Path(f"/proc/{pid}/task/{task}/children").read_text()
+        except FileNotFoundError:
+            continue
+        for child in text.split():
+            found.append(int(child))
+            found.extend(children(int(child)))
+    return found
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except FileNotFoundError:
+        return ""
+
+
+def cpu_ticks(pids: list[int]) -> dict[int, int]:
+    """CPU jiffies (user + system) of each process still alive."""
+    ticks: dict[int, int] = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        ticks[pid] = int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks
+
+
+def ticks_spent(before: dict[int, int], after: dict[int, int]) -> int:
+    """Jiffies spent between two snapshots (processes born in between count from zero)."""
+    return sum(value - before.get(pid, 0) for pid, value in after.items())
+
+
+def postgres_pids() -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if Path(f"/proc/{entry}/comm").read_text().strip() == "postgres":
+                    pids.append(int(entry))
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+    return pids
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) jiffies of all CPUs since boot."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+@dataclass
+class Server:
+    name: str
+    command: list[str]
+    env: dict[str, str]
+    port: int
+    log_path: Path
+    workers: int
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> None:
+        self.log_file = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            self.command,
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited at start:\n{self.tail()}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        else:
+            self.stop()
+            raise RuntimeError(f"{self.name} did not answer /healthz in {timeout}s:\n{self.tail()}")
+        # Every worker must be up before the clock starts.
+        while len(self.worker_pids()) < self.workers and time.monotonic() < deadline:
+            time.sleep(0.2)
+
+    def tree(self) -> list[int]:
+        assert self.process is not None
+        return [self.process.pid, *children(self.process.pid)]
+
+    def worker_pids(self) -> list[int]:
+        assert self.process is not None
+        if self.workers == 1:
+            return [self.process.pid]
+        return [
+            pid
+            for pid in children(self.process.pid)
+            if "multiprocessing" in cmdline(pid) and "resource_tracker" not in cmdline(pid)
+        ]
+
+    def tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except FileNotFoundError:
+            return ""
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log_file.close()
+
+
+# -- load ------------------------------------------------------------------------------------
+
+
+@dataclass
+class LoadResult:
+    wrk: dict[str, Any]
+    wrk_cpu_s: float
+    wall_s: float
+    cpu: dict[str, float] = field(default_factory=dict)
+
+
+def run_wrk(
+    server: Server,
+    *,
+    ladder: str,
+    system: str,
+    players: int,
+    token: str,
+    prefix: str,
+    seed: int,
+    start_epoch: int,
+    duration: int,
+    connections: int,
+    threads: int,
+    measure_cpu: bool = False,
+    profile_dir: Path | None = None,
+    py_spy: str | None = None,
+) -> LoadResult:
+    command = [
+        "wrk",
+        f"-t{threads}",
+        f"-c{connections}",
+        f"-d{duration}s",
+        "--timeout",
+        "30s",
+        "-s",
+        str(LUA_SCRIPT),
+        server.base,
+        "--",
+        ladder,
+        system,
+        str(players),
+        token,
+        prefix,
+        str(seed),
+        str(start_epoch),
+        str(threads),
+    ]
+    spies: list[subprocess.Popen[bytes]] = []
+    if profile_dir is not None and py_spy is not None:
+        profile_dir.mkdir(parents=True, exist_ok=True)
+        for pid in server.worker_pids():
+            out = profile_dir / f"{server.name}-{system}-{pid}.txt"
+            spies.append(
+                subprocess.Popen(
+                    [py_spy, "record", "--pid", str(pid), "--rate", "200", "--format", "raw",
+                     "--duration", str(int(duration)), "--nonblocking", "--output", str(out)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        time.sleep(1.0)  # let py-spy attach before the clock starts
+    server_pids = server.tree()
+    before = (machine_ticks(), cpu_ticks(server_pids), cpu_ticks(postgres_pids()))
+    children_before = os.times()
+    started = time.monotonic()
+    wrk = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stdout, stderr = wrk.communicate(timeout=duration + 120)
+    wall = time.monotonic() - started
+    # communicate() reaped wrk, so its CPU time is now in this process's children usage.
+    children_after = os.times()
+    wrk_cpu = (children_after.children_user - children_before.children_user) + (
+        children_after.children_system - children_before.children_system
+    )
+    after = (machine_ticks(), cpu_ticks(server_pids), cpu_ticks(postgres_pids()))
+    for spy in spies:
+        spy.wait(timeout=60)
+    if wrk.returncode != 0:
+        raise RuntimeError(f"wrk failed ({wrk.returncode}): {stderr.decode()}")
+    line = next(
+        (ln for ln in stdout.decode().splitlines() if ln.startswith("WRK_RESULT ")), None
+    )
+    if line is None:
+        raise RuntimeError(f"wrk printed no result:\n{stdout.decode()}\n{stderr.decode()}")
+    result = json.loads(line.removeprefix("WRK_RESULT "))
+    result["statuses"] = {str(k): v for k, v in sorted(result["statuses"].items())}
+    load = LoadResult(result, wrk_cpu, wall)
+    if measure_cpu:
+        busy = after[0][0] - before[0][0]
+        total = after[0][1] - before[0][1]
+        seconds = total / CLK_TCK / (os.cpu_count() or 1)
+        load.cpu = {
+            # Shares of one core (100 = one core busy for the whole run); the machine has nproc.
+            "machine_busy_pct": round(100 * busy / CLK_TCK / seconds, 1),
+            "server_pct": round(100 * ticks_spent(before[1], after[1]) / CLK_TCK / seconds, 1),
+            "postgres_pct": round(100 * ticks_spent(before[2], after[2]) / CLK_TCK / seconds, 1),
+            "wrk_pct": round(100 * wrk_cpu / wall, 1),
+        }
+    return load
+
+
+# -- checks ----------------------------------------------------------------------------------
+
+
+def wait_quiet(client: httpx.Client, ladder: str) -> int:
+    """The ladder's games count once it stops moving (requests cut at wrk's stop finish)."""
+    last = -1
+    for _ in range(120):
+        count = int(client.get(f"/ladders/{ladder}").raise_for_status().json()["games"])
+        if count == last:
+            return count
+        last = count
+        time.sleep(0.5)
+    return last
+
+
+def check(client: httpx.Client, ladder: str, loads: list[LoadResult]) -> dict[str, Any]:
+    """Every 201 is a stored game; the only other stored games are requests cut at the stop."""
+    games = wait_quiet(client, ladder)
+    created = sum(load.wrk["statuses"].get("201", 0) for load in loads)
+    replayed = sum(load.wrk["statuses"].get("200", 0) for load in loads)
+    not_2xx = {
+        code: sum(load.wrk["statuses"].get(code, 0) for load in loads)
+        for load in loads
+        for code in load.wrk["statuses"]
+        if not code.startswith("2")
+    }
+    unanswered = [i for load in loads for i in load.wrk["unanswered_ids"]]
+    stored_unanswered = 0
+    for game_id in unanswered:
+        status = client.get(f"/ladders/{ladder}/games/{game_id}").status_code
+        if status == 200:
+            stored_unanswered += 1
+        elif status != 404:
+            raise RuntimeError(f"GET game {game_id}: unexpected {status}")
+    socket_errors = sum(
+        sum(v for k, v in load.wrk["errors"].items() if k != "status") for load in loads
+    )
+    ok = (
+        games == created + stored_unanswered
+        and replayed == 0
+        and not not_2xx
+        and socket_errors == 0
+    )
+    return {
+        "ok": ok,
+        "ladder_games": games,
+        "responses_201": created,
+        "responses_200": replayed,
+        "non_2xx": not_2xx,
+        "unanswered_at_stop": len(unanswered),
+        "unanswered_but_stored": stored_unanswered,
+        "socket_errors": socket_errors,
+    }
+
+
+# -- targets ---------------------------------------------------------------------------------
+
+
+def reset_postgres() -> str:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE")
+        conn.execute(f"CREATE SCHEMA {PG_SCHEMA}")
+        version = conn.execute("SHOW server_version").fetchone()
+    return str(version[0]) if version else "?"
+
+
+def server_for(
+    target: str, args: argparse.Namespace, token: str, workdir: Path
+) -> Server:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RATINGS_")}
+    env.update(
+        RATINGS_HOST="127.0.0.1",
+        RATINGS_PORT=str(port),
+        RATINGS_WORKERS=str(args.workers),
+        RATINGS_ADMIN_TOKEN=token,
+        RATINGS_PUBLIC_READS="false",
+    )
+    for item in args.server_env:
+        key, _, value = item.partition("=")
+        env[key] = value
+    log = workdir / f"{target}.log"
+    if target == "ceiling":
+        command = [
+            str(VENV_BIN / "python"), "-m", "uvicorn", "--app-dir", str(BENCH),
+            "ceiling_app:app", "--host", "127.0.0.1", "--port", str(port),
+            "--workers", str(args.workers), "--no-access-log", "--log-level", "warning",
+        ]
+        return Server(target, command, env, port, log, args.workers)
+    if target == "sqlite":
+        env["RATINGS_DATABASE_URL"] = f"sqlite:///{workdir / 'ratings.db'}"
+    elif target == "postgresql":
+        reset_postgres()
+        env["RATINGS_DATABASE_URL"] = PG_URL
+    else:
+        raise SystemExit(f"unknown database {target!r} (sqlite, postgresql)")
+    return Server(target, [str(VENV_BIN / "ratings"), "serve"], env, port, log, args.workers)
+
+
+def bench_target(
+    target: str, args: argparse.Namespace, token: str, workdir: Path, run_id: str
+) -> list[dict[str, Any]]:
+    server = server_for(target, args, token, workdir)
+    print(f"[{target}] starting on port {server.port}", flush=True)
+    server.start()
+    rows: list[dict[str, Any]] = []
+    try:
+        headers = {"Authorization": f"Bearer {token}"}
+        with httpx.Client(base_url=server.base, headers=headers, timeout=30.0) as client:
+            for index, system in enumerate(args.systems):
+                ladder = f"bench-{system}"
+                if target != "ceiling":
+                    client.post("/ladders", json={"id": ladder, "system": system}).raise_for_status()
+                common = dict(
+                    ladder=ladder, system=system, players=args.players, token=token,
+                    connections=args.connections, threads=args.threads,
+                )
+                warm = run_wrk(
+                    server, prefix=f"{run_id}w", seed=args.seed + index, start_epoch=WARMUP_EPOCH,
+                    duration=args.warmup, **common,
+                )
+                load = run_wrk(
+                    server, prefix=f"{run_id}m", seed=args.seed + 100 + index,
+                    start_epoch=MEASURE_EPOCH, duration=args.duration, measure_cpu=True,
+                    profile_dir=args.profile_dir, py_spy=args.py_spy, **common,
+                )
+                verdict = (
+                    check(client, ladder, [warm, load]) if target != "ceiling" else {
+                        "ok": not any(not c.startswith("2") for c in load.wrk["statuses"]),
+                        "non_2xx": {c: n for c, n in load.wrk["statuses"].items()
+                                    if not c.startswith("2")},
+                    }
+                )
+                rows.append(summarise(target, system, args, load, warm, verdict))
+                print_row(rows[-1])
+    except Exception:
+        print(f"[{target}] server log tail:\n{server.tail()}", file=sys.stderr)
+        raise
+    finally:
+        server.stop()
+    return rows
+
+
+def summarise(
+    target: str,
+    system: str,
+    args: argparse.Namespace,
+    load: LoadResult,
+    warm: LoadResult,
+    verdict: dict[str, Any],
+) -> dict[str, Any]:
+    wrk = load.wrk
+    seconds = wrk["duration_us"] / 1e6
+    created = wrk["statuses"].get("201", 0)
+    pct = wrk["latency_us"]["percentiles"]
+    return {
+        "target": target,
+        "system": system,
+        "players_per_game": SYSTEMS[system],
+        "workers": args.workers,
+        "connections": args.connections,
+        "duration_s": round(seconds, 2),
+        "games": created,
+        "games_per_s": round(created / seconds, 1),
+        "latency_ms": {
+            "p50": pct["50"] / 1000,
+            "p90": pct["90"] / 1000,
+            "p99": pct["99"] / 1000,
+            "p99.9": pct["99.9"] / 1000,
+            "max": wrk["latency_us"]["max"] / 1000,
+            "mean": round(wrk["latency_us"]["mean"] / 1000, 3),
+        },
+        "statuses": wrk["statuses"],
+        "warmup_statuses": warm.wrk["statuses"],
+        "late_games": wrk["late"] + warm.wrk["late"],
+        "wrk_errors": wrk["errors"],
+        "failures": wrk["failures"][:3],
+        "cpu_pct_of_one_core": load.cpu,
+        "check": verdict,
+    }
+
+
+def print_row(row: dict[str, Any]) -> None:
+    lat = row["latency_ms"]
+    cpu = row["cpu_pct_of_one_core"]
+    print(
+        f"[{row['target']}] {row['system']:6s} {row['games_per_s']:8.1f} games/s  "
+        f"p50 {lat['p50']:7.2f} ms  p99 {lat['p99']:7.2f} ms  statuses {row['statuses']}  "
+        f"cpu% server {cpu.get('server_pct')} postgres {cpu.get('postgres_pct')} "
+        f"wrk {cpu.get('wrk_pct')} machine {cpu.get('machine_busy_pct')}  "
+        f"check {'ok' if row['check']['ok'] else 'FAILED ' + json.dumps(row['check'])}",
+        flush=True,
+    )
+
+
+# -- facts and reports -----------------------------------------------------------------------
+
+
+def machine_facts() -> dict[str, Any]:
+    def run(*command: str) -> str:
+        try:
+            return subprocess.run(
+                command, capture_output=True, text=True, timeout=10, cwd=ROOT
+            ).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return "?"
+
+    cpu_model = next(
+        (ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+         if ln.startswith("model name")),
+        "?",
+    )
+    mem_kb = int(Path("/proc/meminfo").read_text().split()[1])
+    versions = {}
+    for package in ("fastapi", "starlette", "uvicorn", "uvloop", "httptools", "pydantic",
+                    "sqlalchemy", "psycopg", "psycopg-binary"):
+        try:
+            versions[package] = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            versions[package] = None
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN_DSN) as conn:
+            row = conn.execute("SHOW server_version").fetchone()
+            postgres = str(row[0]) if row else "?"
+    except Exception as exc:  # noqa: BLE001 - reported, not fatal
+        postgres = f"unavailable: {exc}"
+    wrk_version = run("wrk", "--version").splitlines()
+    return {
+        "nproc": run("nproc"),
+        "cpu_model": cpu_model,
+        "memory_gib": round(mem_kb / 1024 / 1024, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "postgresql": postgres,
+        "sqlite": sqlite3.sqlite_version,
+        "wrk": wrk_version[0] if wrk_version else "?",
+        "packages": versions,
+        "git_commit": run("git", "rev-parse", "--short", "HEAD"),
+        "git_dirty": bool(run("git", "status", "--porcelain", "--untracked-files=no")),
+    }
+
+
+def with_ratios(rows: list[dict[str, Any]]) -> None:
+    ceilings = {r["system"]: r["games_per_s"] for r in rows if r["target"] == "ceiling"}
+    for row in rows:
+        ceiling = ceilings.get(row["system"])
+        row["ceiling_games_per_s"] = ceiling
+        row["ratio_to_ceiling"] = round(row["games_per_s"] / ceiling, 3) if ceiling else None
+
+
+def markdown(report: dict[str, Any]) -> str:
+    facts = report["machine"]
+    cfg = report["config"]
+    lines = [
+        f"# POST /games benchmark — {report['date']}",
+        "",
+        f"Machine: nproc {facts['nproc']} ({facts['cpu_model']}), {facts['memory_gib']} GiB, "
+        f"Python {facts['python']}, PostgreSQL {facts['postgresql']}, SQLite {facts['sqlite']}, "
+        f"{facts['wrk']}; commit {facts['git_commit']}{' (dirty tree)' if facts['git_dirty'] else ''}.",
+        "",
+        f"Load: wrk, {cfg['connections']} connections, {cfg['threads']} thread(s), "
+        f"{cfg['duration']} s measured after {cfg['warmup']} s warm-up; server: "
+        f"{cfg['workers']} uvicorn worker(s); {cfg['players']} players, random tables, unique "
+        f"game ids, increasing played_at.{' PROFILED RUN (py-spy attached): slower than normal.' if cfg['profile'] else ''}",
+        "",
+        "| target | system | games/s | p50 ms | p99 ms | max ms | ceiling games/s | ratio | "
+        "statuses | CPU % (server / postgres / wrk / machine) | check |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|---|---|",
+    ]
+    for row in report["results"]:
+        lat = row["latency_ms"]
+        cpu = row["cpu_pct_of_one_core"]
+        statuses = ", ".join(f"{k}: {v}" for k, v in row["statuses"].items())
+        check_text = "ok" if row["check"]["ok"] else "FAILED"
+        if row["target"] != "ceiling":
+            c = row["check"]
+            check_text += (
+                f" ({c['ladder_games']} stored = {c['responses_201']} × 201 + "
+                f"{c['unanswered_but_stored']} cut at stop)"
+            )
+        ratio = row["ratio_to_ceiling"]
+        lines.append(
+            f"| {row['target']} | {row['system']} | {row['games_per_s']:.0f} | "
+            f"{lat['p50']:.1f} | {lat['p99']:.1f} | {lat['max']:.0f} | "
+            f"{row['ceiling_games_per_s'] or 0:.0f} | {f'{ratio:.2f}' if ratio else '-'} | "
+            f"{statuses} | {cpu.get('server_pct')} / {cpu.get('postgres_pct')} / "
+            f"{cpu.get('wrk_pct')} / {cpu.get('machine_busy_pct')} | {check_text} |"
+        )
+    lines += [
+        "",
+        "CPU % is of one core over the measured run (the machine has "
+        f"{facts['nproc']} cores, so {100 * int(facts['nproc'] or 1)} % is all of it); postgres "
+        "counts every PostgreSQL process on the machine. Goal: ≥ 1000 games/s on PostgreSQL with "
+        "2 workers at 64 connections, p99 < 100 ms.",
+        "",
+    ]
+    goal = [r for r in report["results"] if r["target"] == "postgresql"]
+    for row in goal:
+        met = row["games_per_s"] >= 1000 and row["latency_ms"]["p99"] < 100
+        lines.append(
+            f"- postgresql/{row['system']}: {'goal met' if met else 'goal NOT met'} "
+            f"({row['games_per_s']:.0f} games/s, p99 {row['latency_ms']['p99']:.1f} ms)"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--duration", type=int, default=15, help="measured seconds per case")
+    parser.add_argument("--warmup", type=int, default=3, help="warm-up seconds per case")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn workers (both servers)")
+    parser.add_argument("--threads", type=int, default=1, help="wrk threads")
+    parser.add_argument("--players", type=int, default=1000, help="player pool per ladder")
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--systems", default="fundox,naf")
+    parser.add_argument("--no-ceiling", action="store_true", help="skip the no-database server")
+    parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument(
+        "--server-env", action="append", default=[], metavar="KEY=VALUE",
+        help="extra environment for the servers (e.g. RATINGS_POOL_SIZE=32); repeatable",
+    )
+    parser.add_argument(
+        "--profile", action="store_true",
+        help="attach py-spy to every worker during the measured runs (slows them down)",
+    )
+    parser.add_argument("--py-spy", default=None, help="py-spy binary (default: on PATH)")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    args.systems = [s for s in args.systems.split(",") if s]
+    for system in args.systems:
+        if system not in SYSTEMS:
+            parser.error(f"unknown system {system!r} (fundox, naf)")
+    if shutil.which("wrk") is None:
+        parser.error("wrk is not installed: apt-get install -y wrk")
+    if args.duration > 120 or args.warmup > 60:
+        parser.error("keep runs bounded: --duration <= 120, --warmup <= 60")
+    if args.players < 4 * 2 * args.threads:
+        parser.error("--players too small for the table size and wrk threads")
+
+    now = dt.datetime.now(dt.UTC)
+    stamp = now.strftime("%Y%m%dT%H%M%SZ")
+    run_id = secrets.token_hex(3)
+    args.profile_dir = None
+    if args.profile:
+        args.py_spy = args.py_spy or shutil.which("py-spy")
+        if not args.py_spy:
+            parser.error("py-spy not found: pip install py-spy, or pass --py-spy PATH")
+        args.profile_dir = args.results / f"profile-{stamp}"
+    token = secrets.token_urlsafe(24)
+    targets = ([] if args.no_ceiling else ["ceiling"]) + [
+        d for d in args.databases.split(",") if d
+    ]
+    report: dict[str, Any] = {
+        "benchmark": "POST /games",
+        "date": now.isoformat(timespec="seconds"),
+        "machine": machine_facts(),
+        "config": {
+            "duration": args.duration, "warmup": args.warmup, "connections": args.connections,
+            "workers": args.workers, "threads": args.threads, "players": args.players,
+            "systems": args.systems, "targets": targets, "seed": args.seed,
+            "server_env": args.server_env, "profile": args.profile,
+            "load_generator": "wrk + bench/post_games.lua",
+        },
+        "results": [],
+    }
+    print(f"machine: {json.dumps({k: report['machine'][k] for k in ('nproc', 'python', 'postgresql')})}")
+    with tempfile.TemporaryDirectory(prefix="ratings-bench-") as tmp:
+        workdir = Path(tmp)
+        for target in targets:
+            report["results"].extend(bench_target(target, args, token, workdir, run_id))
+    with_ratios(report["results"])
+    args.results.mkdir(parents=True, exist_ok=True)
+    name = f"post_games{'-profiled' if args.profile else ''}-{stamp}"
+    json_path = args.results / f"{name}.json"
+    md_path = args.results / f"{name}.md"
+    json_path.write_text(json.dumps(report, indent=2) + "\n")
+    text = markdown(report)
+    md_path.write_text(text)
+    print()
+    print(text)
+    print(f"wrote {json_path.relative_to(ROOT)} and {md_path.relative_to(ROOT)}")
+    if not all(row["check"]["ok"] for row in report["results"]):
+        raise SystemExit("correctness check FAILED (see the check column)")
+
+
+if __name__ == "__main__":
+    main()
