@@ -28,6 +28,9 @@ class BaseRater:
     def standing(self, state: PlayerState) -> Standing:
         return Standing(rating=state.rating)
 
+    def rating_floor(self, ladder_state: Mapping[str, Json]) -> float | None:
+        return None
+
     def adjusted_state(
         self,
         previous: PlayerState | None,

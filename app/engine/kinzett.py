@@ -110,6 +110,7 @@ INFO = SystemInfo(
     ),
     sources=("002_d521cad107983002.txt",),
     params=PARAMS,
+    points_standings=True,
 )
 
 
@@ -155,8 +156,9 @@ class KinzettRater(BaseRater):
         return _state(0.0, 0.0, 0)
 
     def standing(self, state: PlayerState) -> Standing:
-        """The leaderboard rating is total primary points (ties: :func:`sort_key`)."""
-        return Standing(rating=state.rating)
+        """The leaderboard rating is total primary points, ties split by secondary points."""
+        primary, secondary = sort_key(state)
+        return Standing(rating=primary, tiebreak=secondary)
 
     def adjusted_state(
         self,

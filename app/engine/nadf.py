@@ -197,6 +197,10 @@ class NadfRater(BaseRater):
         """Seed 001: "Non-match equals 1000" — here the current base (1000 at the start)."""
         return PlayerState(rating=self._base(ladder_state), extra=frozen({SOLOS_KEY: []}))
 
+    def rating_floor(self, ladder_state: Mapping[str, Json]) -> float | None:
+        """Seed 001: "ratings falling below base revert to base rating" (the current base)."""
+        return self._base(ladder_state)
+
     def floor_state(self, state: PlayerState, ladder_state: Mapping[str, Json]) -> PlayerState:
         """``state`` with its rating raised to the ladder's current base if below it.
 

@@ -47,6 +47,8 @@ class SystemInfo:
     duel: bool = False
     #: How the leaderboard ranks: by "rating" or by "ranking_value".
     rank_by: Literal["rating", "ranking_value"] = "rating"
+    #: Games score primary and secondary points (``details``) that tournaments total up.
+    points_standings: bool = False
 
 
 class Rater(Protocol):
@@ -65,6 +67,10 @@ class Rater(Protocol):
 
     def standing(self, state: PlayerState) -> Standing:
         """What a leaderboard shows for ``state``."""
+        ...
+
+    def rating_floor(self, ladder_state: Mapping[str, Json]) -> float | None:
+        """A ladder-wide minimum every shown rating is raised to (NADF's base), or None."""
         ...
 
     def adjusted_state(

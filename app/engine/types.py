@@ -55,6 +55,8 @@ class Standing:
     volatility: float | None = None
     #: A conservative display value where the system defines one (NAF Glicko: mu - 2.5 phi).
     ranking_value: float | None = None
+    #: Second sort key where equal ratings are split (Kinzett: secondary points).
+    tiebreak: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

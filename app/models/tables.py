@@ -148,3 +148,16 @@ class PlayerRating(Base):
     #: is late and triggers recomputation.
     last_event_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_event_seq: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class TournamentTeam(Base):
+    """A player's team in a tournament of games (Kinzett team standings)."""
+
+    __tablename__ = "tournament_teams"
+
+    ladder_id: Mapped[str] = mapped_column(
+        ForeignKey("ladders.id", ondelete="CASCADE"), primary_key=True
+    )
+    tournament: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    player: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    team: Mapped[str] = mapped_column(String(ID_LENGTH))

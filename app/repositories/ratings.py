@@ -82,6 +82,14 @@ class RatingRepository:
                 .execution_options(synchronize_session=False)
             )
 
+    def raise_to_floor(self, ladder_id: str, floor: float) -> None:
+        self.session.execute(
+            update(PlayerRating)
+            .where(PlayerRating.ladder_id == ladder_id, PlayerRating.rating < floor)
+            .values(rating=floor)
+            .execution_options(synchronize_session=False)
+        )
+
     def delete_many(self, ladder_id: str, keys: Sequence[RatingKey]) -> None:
         if keys:
             self.session.execute(

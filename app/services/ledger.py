@@ -177,7 +177,21 @@ def record(session: Session, ladder_id: str, new: NewEvent, *, exclusive: bool) 
         state = plain(outcome.ladder_state)
         event_row.ladder_state_after = state
         ladders.set_state(ladder_id, state, stamp)
+        _apply_floor(ratings, runtime, ladder_id, state)
     return Recorded(seq)
+
+
+def _apply_floor(
+    ratings: RatingRepository, runtime: Runtime, ladder_id: str, ladder_state: dict[str, Any]
+) -> None:
+    """Raise every shown rating below the ladder's floor (NADF's base) to it.
+
+    Only the displayed column moves: the stored state keeps the computed value, and the
+    engine floors it itself when the player next plays, so replays agree.
+    """
+    floor = runtime.rater.rating_floor(ladder_state)
+    if floor is not None:
+        ratings.raise_to_floor(ladder_id, floor)
 
 
 def _fresh_row(runtime: Runtime, ladder: Ladder, key: RatingKey) -> dict[str, Any]:
@@ -187,13 +201,12 @@ def _fresh_row(runtime: Runtime, ladder: Ladder, key: RatingKey) -> dict[str, An
 
 def _state_columns(runtime: Runtime, state: PlayerState) -> dict[str, Any]:
     standing = runtime.standing(state)
-    tiebreak = state.extra.get("secondary") if runtime.info.id == "kinzett" else None
     return {
         "rating": standing.rating,
         "deviation": standing.deviation,
         "volatility": standing.volatility,
         "ranking_value": standing.ranking_value,
-        "tiebreak": tiebreak,
+        "tiebreak": standing.tiebreak,
         "state": encode_state(state),
     }
 
@@ -337,6 +350,19 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
         updates_out.append({"player": key[0], "faction": key[1], **values})
     ratings.update_many(ladder.id, updates_out)
     ratings.delete_many(ladder.id, orphaned)
+    if info.ladder_scoped:
+        # The floor may have fallen (a voided game): re-derive every shown rating first.
+        untouched = [
+            {
+                "player": row.player,
+                "faction": row.faction,
+                **_state_columns(runtime, decode_state(row.state)),
+            }
+            for row in ratings.all_of_ladder(ladder.id)
+            if (row.player, row.faction) not in affected
+        ]
+        ratings.update_many(ladder.id, untouched)
+        _apply_floor(ratings, runtime, ladder.id, final_ladder_state)
     return len(live), len(affected)
 
 

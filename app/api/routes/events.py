@@ -10,7 +10,9 @@ from app.api.deps import DB, ReadAccess, WriteAccess
 from app.core.errors import Invalid
 from app.schemas.common import IDENTIFIER_PATTERN
 from app.schemas.events import GameIn, GameOut, TournamentIn, TournamentOut
+from app.schemas.tournaments import StandingsOut, TeamsIn, TeamsOut
 from app.services import events as service
+from app.services import tournaments
 from app.services.conversion import GAME, TOURNAMENT
 
 router = APIRouter()
@@ -146,3 +148,36 @@ def delete_tournament(ladder: LadderId, tournament_id: EventId, db: DB) -> Tourn
     out = service.void_event(db, ladder, TOURNAMENT, tournament_id)
     assert isinstance(out, TournamentOut)
     return out
+
+
+@router.get(
+    "/ladders/{ladder}/tournaments/{tournament_id}/standings",
+    response_model=StandingsOut,
+    tags=["tournaments"],
+    dependencies=[ReadAccess],
+)
+def get_standings(ladder: LadderId, tournament_id: EventId, db: DB) -> StandingsOut:
+    """Standings of a tournament of games (Kinzett): primary points, then secondary points;
+    team standings when the tournament declares teams."""
+    return tournaments.standings(db, ladder, tournament_id)
+
+
+@router.put(
+    "/ladders/{ladder}/tournaments/{tournament_id}/teams",
+    response_model=TeamsOut,
+    tags=["tournaments"],
+    dependencies=[WriteAccess],
+)
+def put_teams(ladder: LadderId, tournament_id: EventId, body: TeamsIn, db: DB) -> TeamsOut:
+    """Declare the tournament's teams (replacing any declared before)."""
+    return tournaments.set_teams(db, ladder, tournament_id, body)
+
+
+@router.get(
+    "/ladders/{ladder}/tournaments/{tournament_id}/teams",
+    response_model=TeamsOut,
+    tags=["tournaments"],
+    dependencies=[ReadAccess],
+)
+def get_teams(ladder: LadderId, tournament_id: EventId, db: DB) -> TeamsOut:
+    return tournaments.get_teams(db, ladder, tournament_id)

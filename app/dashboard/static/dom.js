@@ -1,0 +1,116 @@
+// Small DOM helpers and number/date formatting shared by every page.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function build(element, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      element.addEventListener(key.slice(2), value);
+    } else if (key in element && !(element instanceof SVGElement) && typeof value !== "string") {
+      element[key] = value; // properties such as checked, value, selected
+    } else {
+      element.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** h("a", {href: "#/"}, "text", child, [more]) → an HTML element. */
+export function h(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** The same for SVG elements (they need their namespace). */
+export function s(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+export function isNumber(value) {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/** 2 decimals, the way every table shows numbers. */
+export function num(value, digits = 2) {
+  return isNumber(value) ? value.toFixed(digits) : "—";
+}
+
+export function signed(value, digits = 2) {
+  if (!isNumber(value)) return "—";
+  const text = value.toFixed(digits);
+  return value > 0 && Number(text) !== 0 ? `+${text}` : text;
+}
+
+export function percent(value, digits = 2) {
+  return isNumber(value) ? `${(value * 100).toFixed(digits)}%` : "—";
+}
+
+const FORMATS = { num, signed, percent };
+
+/**
+ * A numeric table cell: 2 decimals shown, the exact value in data-value (tests and copy/paste
+ * compare against the API), and a class for the sign of deltas.
+ */
+export function numCell(value, { format = "num", field, digits = 2 } = {}) {
+  const text = FORMATS[format](value, digits);
+  const cls = ["num"];
+  if (format === "signed" && isNumber(value) && Number(text) !== 0) {
+    cls.push(value > 0 ? "up" : "down");
+  }
+  return h("td", {
+    class: cls.join(" "),
+    "data-value": isNumber(value) ? String(value) : "",
+    "data-field": field,
+    title: isNumber(value) ? String(value) : null,
+  }, text);
+}
+
+/** "2026-11-29 10:00 UTC" inside a <time>; times are shown in UTC like the API gives them. */
+export function when(iso, { dateOnly = false } = {}) {
+  if (!iso) return "—";
+  const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const text = date.toISOString().slice(0, dateOnly || iso.length === 10 ? 10 : 16).replace("T", " ");
+  return h("time", { datetime: iso, title: iso }, dateOnly || iso.length === 10 ? text : `${text} UTC`);
+}
+
+export function path(...parts) {
+  return "#/" + parts.map(encodeURIComponent).join("/");
+}
+
+export function playerLink(ladder, player, faction) {
+  return h("a", { href: path("ladders", ladder, "players", player), "data-faction": faction }, player);
+}
+
+/** A table inside a horizontally scrollable wrapper (narrow screens). */
+export function table({ caption, head, rows, className = "" }) {
+  return h("div", { class: "table-wrap" },
+    h("table", { class: className },
+      caption ? h("caption", {}, caption) : null,
+      h("thead", {}, h("tr", {}, head.map((cell) =>
+        typeof cell === "string" ? h("th", { scope: "col" }, cell) : cell))),
+      h("tbody", {}, rows)));
+}
+
+/** A header cell for a numeric column (right-aligned like its values). */
+export function numTh(label, title) {
+  return h("th", { scope: "col", class: "num", title }, label);
+}
+
+export function notice(text, kind = "info") {
+  return h("p", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+}
+
+let fieldCount = 0;
+
+/** A labelled form control, with an optional hint tied to it for screen readers. */
+export function field(label, control, hint) {
+  control.id ||= `field-${++fieldCount}`;
+  const hintElement = hint ? h("small", { class: "hint", id: `${control.id}-hint` }, hint) : null;
+  if (hintElement) control.setAttribute("aria-describedby", hintElement.id);
+  return h("div", { class: "field" }, h("label", { for: control.id }, label), control, hintElement);
+}
