@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, insert, select, text, update
+from sqlalchemy import and_, case, delete, func, insert, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from app.models import Change, Event
@@ -47,6 +47,35 @@ class EventRepository:
         if start is not None:
             statement = statement.where(Event.occurred_at >= start)
         return list(self.session.scalars(statement.order_by(Event.occurred_at, Event.seq)))
+
+    def live_pages(
+        self, ladder_id: str, start: datetime | None, page_size: int
+    ) -> Iterator[list[Event]]:
+        """The live events at or after ``start`` in history order, a page at a time."""
+        after: tuple[datetime, int] | None = None
+        while True:
+            statement = select(Event).where(Event.ladder_id == ladder_id, Event.voided_at.is_(None))
+            if start is not None:
+                statement = statement.where(Event.occurred_at >= start)
+            if after is not None:
+                statement = statement.where(
+                    or_(
+                        Event.occurred_at > after[0],
+                        and_(Event.occurred_at == after[0], Event.seq > after[1]),
+                    )
+                )
+            page = list(
+                self.session.scalars(
+                    statement.order_by(Event.occurred_at, Event.seq).limit(page_size)
+                )
+            )
+            if not page:
+                return
+            yield page
+            # Pages are done with once replayed; keep the identity map from growing.
+            for event in page[:-1]:
+                self.session.expunge(event)
+            after = (page[-1].occurred_at, page[-1].seq)
 
     def ladder_state_before(self, ladder_id: str, start: datetime) -> dict[str, Any] | None:
         """Ladder-wide state after the last live event before ``start`` (None: initial)."""
@@ -172,12 +201,14 @@ class EventRepository:
         return total, [(row[0], row[1]) for row in rows]
 
     def statistics(
-        self, ladder_id: str, keys: Sequence[tuple[str, str]]
+        self, ladder_id: str, keys: Sequence[tuple[str, str]] | None
     ) -> dict[tuple[str, str], dict[str, Any]]:
-        """Games, wins, draws, losses and last rated game per rating, from the changes."""
-        if not keys:
+        """Games, wins, draws, losses and last rated game per rating (None: every rating)."""
+        if keys is not None and not keys:
             return {}
-        players = sorted({k[0] for k in keys})
+        condition = Change.ladder_id == ladder_id
+        if keys is not None:
+            condition = and_(condition, Change.player.in_(sorted({k[0] for k in keys})))
         rows = self.session.execute(
             select(
                 Change.player,
@@ -188,13 +219,13 @@ class EventRepository:
                 func.sum(_count_if(Change.outcome == "loss")),
                 func.max(Change.occurred_at).filter(Change.outcome.is_not(None)),
             )
-            .where(Change.ladder_id == ladder_id, Change.player.in_(players))
+            .where(condition)
             .group_by(Change.player, Change.faction)
         )
-        wanted = set(keys)
+        wanted = None if keys is None else set(keys)
         result: dict[tuple[str, str], dict[str, Any]] = {}
         for player, faction, games, wins, draws, losses, last in rows:
-            if (player, faction) in wanted:
+            if wanted is None or (player, faction) in wanted:
                 result[(player, faction)] = {
                     "games": games or 0,
                     "wins": wins or 0,

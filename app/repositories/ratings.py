@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from sqlalchemy import Float, and_, delete, func, select, tuple_, update
+from sqlalchemy import Float, Table, and_, bindparam, delete, func, select, tuple_, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import ColumnElement
 
@@ -68,18 +68,36 @@ class RatingRepository:
         )
 
     def update_many(self, ladder_id: str, values: list[dict[str, Any]]) -> None:
-        """Write new current states; each dict holds ``player``, ``faction`` and the columns."""
+        """Write new current states; each dict holds ``player``, ``faction`` and the columns.
+
+        Rows with the same columns go out as one executemany (a pipeline on psycopg).
+        """
+        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for row in values:
-            columns = {k: v for k, v in row.items() if k not in ("player", "faction")}
-            self.session.execute(
-                update(PlayerRating)
+            columns = tuple(sorted(k for k in row if k not in ("player", "faction")))
+            groups.setdefault(columns, []).append(row)
+        table = cast(Table, PlayerRating.__table__)
+        for columns, rows in groups.items():
+            statement = (
+                update(table)
                 .where(
-                    PlayerRating.ladder_id == ladder_id,
-                    PlayerRating.player == row["player"],
-                    PlayerRating.faction == row["faction"],
+                    table.c.ladder_id == bindparam("key_ladder"),
+                    table.c.player == bindparam("key_player"),
+                    table.c.faction == bindparam("key_faction"),
                 )
-                .values(**columns)
-                .execution_options(synchronize_session=False)
+                .values({column: bindparam(column) for column in columns})
+            )
+            self.session.execute(
+                statement,
+                [
+                    {
+                        "key_ladder": ladder_id,
+                        "key_player": row["player"],
+                        "key_faction": row["faction"],
+                        **{column: row[column] for column in columns},
+                    }
+                    for row in rows
+                ],
             )
 
     def raise_to_floor(self, ladder_id: str, floor: float) -> None:

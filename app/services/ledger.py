@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.core.errors import Conflict, Invalid
 from app.engine.errors import InvalidEvent
-from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, rate_event, replay
+from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, rate_event
 from app.engine.protocols import GameRater, TournamentRater
 from app.engine.types import Game, LadderEvent, Outcome, PlayerKey, PlayerState, Tournament
 from app.models import Change, Event, Ladder
@@ -264,11 +264,32 @@ def _change_rows(
     return rows, updates
 
 
+#: Events loaded per query during recomputation (keyset pages keep memory flat).
+EVENT_PAGE = 5_000
+#: Change rows written per INSERT batch, and change ids drawn per allocation.
+CHANGE_BATCH = 5_000
+
+
+class _IdPool:
+    """Change ids drawn from the database in blocks, handed out in order."""
+
+    def __init__(self, events: EventRepository) -> None:
+        self.events = events
+        self.free: list[int] = []
+
+    def take(self, count: int) -> list[int]:
+        if len(self.free) < count:
+            self.free.extend(self.events.allocate_change_ids(max(CHANGE_BATCH, count)))
+        taken, self.free = self.free[:count], self.free[count:]
+        return taken
+
+
 def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple[int, int]:
     """Rewrite every change at or after ``start`` by replaying the live history from there.
 
     With ``start=None`` this is a full replay from scratch. The caller holds the ladder's
-    exclusive lock. Returns (events replayed, ratings touched).
+    exclusive lock. Events stream in pages and changes are written in batches, so memory
+    stays flat however long the history. Returns (events replayed, ratings touched).
     """
     events = EventRepository(session)
     ratings = RatingRepository(session)
@@ -276,58 +297,68 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
     runtime = runtime_for(ladder)
     info, rater = runtime.info, runtime.rater
 
-    start_states: dict[PlayerKey, PlayerState] = {}
+    states: dict[PlayerKey, PlayerState] = {}
     start_meta: dict[RatingKey, dict[str, Any]] = {}
     chain = _Chain()
+    ladder_state: Any = None
     if start is not None:
-        for change in events.last_changes_before(ladder.id, start):
-            key = (change.player, change.faction)
-            start_states[engine_key(*key)] = decode_state(change.state_after)
-            chain.last_change_id[key] = change.id
+        for stored in events.last_changes_before(ladder.id, start):
+            key = (stored.player, stored.faction)
+            states[engine_key(*key)] = decode_state(stored.state_after)
+            chain.last_change_id[key] = stored.id
             start_meta[key] = {
-                "last_change_id": change.id,
-                "last_event_at": change.occurred_at,
-                "last_event_seq": change.seq,
+                "last_change_id": stored.id,
+                "last_event_at": stored.occurred_at,
+                "last_event_seq": stored.seq,
             }
         ladder_state = events.ladder_state_before(ladder.id, start)
-    else:
-        ladder_state = None
     if ladder_state is None:
         ladder_state = plain(rater.initial_ladder_state())
+    start_states = dict(states)
     touched = set(events.delete_changes_from(ladder.id, start))
-    live = events.live_from(ladder.id, start)
-    engine_events = [stored_to_engine(e.kind, e.body, info.per_faction) for e in live]
 
-    all_rows: list[dict[str, Any]] = []
+    ids = _IdPool(events)
+    pending: list[dict[str, Any]] = []
     finals: dict[RatingKey, dict[str, Any]] = {}
     ladder_states: list[tuple[int, dict[str, Any]]] = []
-    total_changes = 0
-    outcomes: list[Outcome] = []
-    final_ladder_state: Any = ladder_state
-    for step in replay(info, rater, engine_events, start_states, ladder_state):
-        outcomes.append(step.outcome)
-        total_changes += len(step.outcome.changes)
-    ids = iter(events.allocate_change_ids(total_changes))
-    for event_row, engine_event, outcome in zip(live, engine_events, outcomes, strict=True):
-        ids_for_event = [next(ids) for _ in outcome.changes]
-        rows, updates = _change_rows(
-            events, ladder.id, event_row, engine_event, outcome, chain, runtime, ids_for_event
-        )
-        all_rows.extend(rows)
-        for key, update in updates.items():
-            update.pop("outcome")
-            finals[key] = update
-        if info.ladder_scoped:
-            final_ladder_state = plain(outcome.ladder_state)
-            ladder_states.append((event_row.seq, final_ladder_state))
-    _insert_in_order(events, all_rows)
+    current_ladder_state: Any = ladder_state
+    replayed = 0
+    for page in events.live_pages(ladder.id, start, EVENT_PAGE):
+        for event_row in page:
+            engine_event = stored_to_engine(event_row.kind, event_row.body, info.per_faction)
+            outcome = rate_event(info, rater, engine_event, states, current_ladder_state)
+            for change in outcome.changes:
+                states[change.key] = change.after
+            rows, updates = _change_rows(
+                events,
+                ladder.id,
+                event_row,
+                engine_event,
+                outcome,
+                chain,
+                runtime,
+                ids.take(len(outcome.changes)),
+            )
+            pending.extend(rows)
+            for key, update in updates.items():
+                update.pop("outcome")
+                finals[key] = update
+            if info.ladder_scoped:
+                current_ladder_state = plain(outcome.ladder_state)
+                ladder_states.append((event_row.seq, current_ladder_state))
+            replayed += 1
+        if len(pending) >= CHANGE_BATCH:
+            events.insert_changes(pending)
+            pending = []
+    events.insert_changes(pending)
+    final_ladder_state = current_ladder_state
     if info.ladder_scoped:
         events.set_ladder_states(ladder_states)
         ladders.set_state(ladder.id, final_ladder_state, now())
 
     affected = touched | set(finals)
     ratings.ensure(ladder.id, [_fresh_row(runtime, ladder, key) for key in sorted(affected)])
-    stats = events.statistics(ladder.id, sorted(affected))
+    stats = events.statistics(ladder.id, None if start is None else sorted(affected))
     updates_out: list[dict[str, Any]] = []
     orphaned: list[RatingKey] = []
     for key in sorted(affected):
@@ -363,14 +394,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
         ]
         ratings.update_many(ladder.id, untouched)
         _apply_floor(ratings, runtime, ladder.id, final_ladder_state)
-    return len(live), len(affected)
-
-
-def _insert_in_order(events: EventRepository, rows: Sequence[dict[str, Any]]) -> None:
-    """Insert in id order: each row's predecessor is always inserted before it."""
-    batch = 1000
-    for begin in range(0, len(rows), batch):
-        events.insert_changes(list(rows[begin : begin + batch]))
+    return replayed, len(affected)
 
 
 def states_as_of(

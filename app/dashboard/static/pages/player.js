@@ -1,0 +1,110 @@
+// A player: ratings per faction, a rating-history chart and the explained changes.
+
+import { all, api, ladderAndSystem } from "../api.js";
+import { h, isNumber, num, numCell, numTh, path, percent, table, when } from "../dom.js";
+import { ratingChart } from "../chart.js";
+import { renderDetails } from "../details.js";
+import { ladderCrumbs, ladderHeader } from "./common.js";
+
+const EVENT_PAGES = { tournament: "tournaments", game: "games" };
+
+function stat(label, value, raw) {
+  return h("div", { class: "stat" },
+    h("dt", {}, label),
+    h("dd", { "data-value": isNumber(raw) ? String(raw) : null }, value));
+}
+
+function ratingCard(rating, system) {
+  return h("section", { class: "card rating-card", "data-faction": rating.faction ?? "" },
+    h("h2", {}, rating.faction ?? "Rating"),
+    h("dl", { class: "stats" },
+      stat("Rating", num(rating.rating), rating.rating),
+      rating.ranking_value !== null ? stat("Ranking value", num(rating.ranking_value), rating.ranking_value) : null,
+      rating.deviation !== null ? stat("Deviation", num(rating.deviation), rating.deviation) : null,
+      rating.volatility !== null ? stat("Volatility", num(rating.volatility, 4), rating.volatility) : null,
+      stat("Position", rating.position ?? "—", rating.position),
+      system.kind === "game"
+        ? stat("Games (W/D/L)", `${rating.games} (${rating.wins}/${rating.draws}/${rating.losses})`, rating.games)
+        : stat("Events", rating.games, rating.games),
+      system.kind === "game" ? stat("Win rate", percent(rating.win_rate, 1), rating.win_rate) : null,
+      stat("Last played", when(rating.last_played_at))));
+}
+
+function eventCell(ladder, entry) {
+  const section = EVENT_PAGES[entry.kind];
+  const label = entry.id ?? entry.kind;
+  return h("td", { class: "event" },
+    h("span", { class: `kind kind-${entry.kind}` }, entry.kind), " ",
+    section && entry.id ? h("a", { href: path("ladders", ladder.id, section, entry.id) }, label)
+      : entry.id ? label : "",
+    entry.voided ? h("span", { class: "badge" }, "voided") : null);
+}
+
+function changesTable(ladder, entries) {
+  const glicko = entries.some((e) => isNumber(e.deviation_after));
+  const rows = entries.map((e, i) => h("tr", {
+    id: `change-${e.faction ?? "all"}-${i}`, class: e.voided ? "voided" : null,
+    "data-kind": e.kind, "data-id": e.id ?? "", "data-index": i,
+  },
+  h("td", { class: "num" }, i + 1),
+  eventCell(ladder, e),
+  h("td", {}, when(e.at)),
+  h("td", { class: "num" }, e.rank ?? "—"),
+  numCell(e.rating_before, { field: "rating_before" }),
+  numCell(e.rating_after, { field: "rating_after" }),
+  numCell(e.delta, { format: "signed", field: "delta" }),
+  glicko ? h("td", { class: "num", "data-field": "deviation" },
+    `${num(e.deviation_before)} → ${num(e.deviation_after)}`) : null,
+  h("td", { class: "details-cell" }, renderDetails(e.details))));
+  // Newest first for reading; the # column matches the chart's x axis.
+  rows.reverse();
+  return table({
+    className: "history",
+    head: [numTh("#"), "Event", "Time", numTh("Rank"), numTh("Before"), numTh("After"), numTh("Δ"),
+      glicko ? numTh("Deviation") : null, "Details"].filter(Boolean),
+    rows,
+  });
+}
+
+function factionSection(ladder, player, faction, entries, multiple) {
+  const title = multiple ? `History · ${faction ?? "no faction"}` : "History";
+  if (!entries.length) {
+    return h("section", { class: "faction" }, h("h2", {}, title), h("p", { class: "empty" }, "No changes yet."));
+  }
+  const changes = changesTable(ladder, entries);
+  const select = (i) => {
+    const row = changes.querySelector(`tr[data-index="${i}"]`);
+    changes.querySelectorAll("tr.selected").forEach((r) => r.classList.remove("selected"));
+    row.classList.add("selected");
+    row.scrollIntoView({ behavior: "smooth", block: "center" });
+  };
+  return h("section", { class: "faction", "data-faction": faction ?? "" },
+    h("h2", {}, title),
+    ratingChart(entries, { title: `${player}${faction ? ` (${faction})` : ""}`, onSelect: select }),
+    h("h3", {}, "Changes, newest first"),
+    changes);
+}
+
+export async function render({ ladder: ladderId, player }, { setCrumbs }) {
+  const base = `ladders/${encodeURIComponent(ladderId)}/players/${encodeURIComponent(player)}`;
+  const [{ ladder, system }, info, history] = await Promise.all([
+    ladderAndSystem(ladderId), api(base), all(`${base}/history`, "entries"),
+  ]);
+  setCrumbs(ladderCrumbs(ladder, [player, null]));
+  document.title = `${player} · ${ladder.title || ladder.id} · Ratings`;
+
+  // One chart per faction, in the order of the player's ratings.
+  const groups = new Map(info.ratings.map((r) => [r.faction ?? null, []]));
+  for (const entry of history.entries) {
+    const key = entry.faction ?? null;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(entry);
+  }
+  const multiple = groups.size > 1 || system.per_faction;
+  return [
+    ladderHeader(ladder, system, null, player),
+    h("div", { class: "cards", "data-history-total": history.total },
+      info.ratings.map((rating) => ratingCard(rating, system))),
+    [...groups].map(([faction, entries]) => factionSection(ladder, player, faction, entries, multiple)),
+  ];
+}
