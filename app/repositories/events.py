@@ -12,6 +12,16 @@ from sqlalchemy.orm import Session
 from app.models import Change, Event
 from app.repositories.base import is_postgres
 
+#: Players per IN list: keeps SQLite's and PostgreSQL's bound-parameter counts small.
+PLAYERS_PER_QUERY = 500
+_NO_STATS: dict[str, Any] = {
+    "games": 0,
+    "wins": 0,
+    "draws": 0,
+    "losses": 0,
+    "last_played_at": None,
+}
+
 
 class EventRepository:
     def __init__(self, session: Session) -> None:
@@ -175,6 +185,41 @@ class EventRepository:
             )
         )
 
+    def starting_points(
+        self, ladder_id: str, keys: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], tuple[Change, dict[str, Any]]]:
+        """Each rating's newest change and its statistics over all its changes.
+
+        Queried a slice of players at a time so the bound parameters stay few.
+        """
+        result: dict[tuple[str, str], tuple[Change, dict[str, Any]]] = {}
+        wanted = set(keys)
+        players = sorted({k[0] for k in keys})
+        for begin in range(0, len(players), PLAYERS_PER_QUERY):
+            chunk = players[begin : begin + PLAYERS_PER_QUERY]
+            ranked = (
+                select(
+                    Change.id,
+                    func.row_number()
+                    .over(
+                        partition_by=(Change.player, Change.faction),
+                        order_by=(Change.occurred_at.desc(), Change.seq.desc()),
+                    )
+                    .label("newest"),
+                )
+                .where(Change.ladder_id == ladder_id, Change.player.in_(chunk))
+                .subquery()
+            )
+            newest = self.session.scalars(
+                select(Change).join(ranked, ranked.c.id == Change.id).where(ranked.c.newest == 1)
+            )
+            stats = self._statistics(and_(Change.ladder_id == ladder_id, Change.player.in_(chunk)))
+            for change in newest:
+                key = (change.player, change.faction)
+                if key in wanted:
+                    result[key] = (change, stats.get(key, _NO_STATS))
+        return result
+
     def history(
         self,
         ladder_id: str,
@@ -201,14 +246,15 @@ class EventRepository:
         return total, [(row[0], row[1]) for row in rows]
 
     def statistics(
-        self, ladder_id: str, keys: Sequence[tuple[str, str]] | None
+        self, ladder_id: str, until: datetime | None = None
     ) -> dict[tuple[str, str], dict[str, Any]]:
-        """Games, wins, draws, losses and last rated game per rating (None: every rating)."""
-        if keys is not None and not keys:
-            return {}
+        """Games, wins, draws, losses and last rated game of every rating (up to ``until``)."""
         condition = Change.ladder_id == ladder_id
-        if keys is not None:
-            condition = and_(condition, Change.player.in_(sorted({k[0] for k in keys})))
+        if until is not None:
+            condition = and_(condition, Change.occurred_at <= until)
+        return self._statistics(condition)
+
+    def _statistics(self, condition: Any) -> dict[tuple[str, str], dict[str, Any]]:
         rows = self.session.execute(
             select(
                 Change.player,
@@ -222,17 +268,15 @@ class EventRepository:
             .where(condition)
             .group_by(Change.player, Change.faction)
         )
-        wanted = None if keys is None else set(keys)
         result: dict[tuple[str, str], dict[str, Any]] = {}
         for player, faction, games, wins, draws, losses, last in rows:
-            if wanted is None or (player, faction) in wanted:
-                result[(player, faction)] = {
-                    "games": games or 0,
-                    "wins": wins or 0,
-                    "draws": draws or 0,
-                    "losses": losses or 0,
-                    "last_played_at": last,
-                }
+            result[(player, faction)] = {
+                "games": games or 0,
+                "wins": wins or 0,
+                "draws": draws or 0,
+                "losses": losses or 0,
+                "last_played_at": last,
+            }
         return result
 
 

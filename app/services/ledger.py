@@ -284,12 +284,71 @@ class _IdPool:
         return taken
 
 
+@dataclass(slots=True)
+class _Counters:
+    """A rating's statistics, carried through a replay."""
+
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    last_played_at: datetime | None = None
+
+    def add(self, outcome: str | None, at: datetime) -> None:
+        if outcome is None:
+            return
+        self.games += 1
+        self.wins += outcome == "win"
+        self.draws += outcome == "draw"
+        self.losses += outcome == "loss"
+        self.last_played_at = at
+
+    def columns(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "last_played_at": self.last_played_at,
+        }
+
+
+@dataclass(slots=True)
+class _Replay:
+    """Per-rating bookkeeping of a recomputation, loaded lazily page by page."""
+
+    states: dict[PlayerKey, PlayerState] = field(default_factory=dict)
+    chain: _Chain = field(default_factory=_Chain)
+    counters: dict[RatingKey, _Counters] = field(default_factory=dict)
+    #: Chain columns of ratings whose newest surviving change precedes the replay.
+    start_meta: dict[RatingKey, dict[str, Any]] = field(default_factory=dict)
+
+    def load(self, events: EventRepository, ladder_id: str, keys: Iterable[RatingKey]) -> None:
+        """Bring in the starting point of ratings not seen yet: their newest surviving
+        change (the replay deleted everything from its start) and its statistics."""
+        wanted = [k for k in keys if k not in self.counters]
+        if not wanted:
+            return
+        for key in wanted:
+            self.counters[key] = _Counters()
+        for key, (last, stats) in events.starting_points(ladder_id, wanted).items():
+            self.states[engine_key(*key)] = decode_state(last.state_after)
+            self.chain.last_change_id[key] = last.id
+            self.start_meta[key] = {
+                "last_change_id": last.id,
+                "last_event_at": last.occurred_at,
+                "last_event_seq": last.seq,
+            }
+            self.counters[key] = _Counters(**stats)
+
+
 def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple[int, int]:
     """Rewrite every change at or after ``start`` by replaying the live history from there.
 
     With ``start=None`` this is a full replay from scratch. The caller holds the ladder's
-    exclusive lock. Events stream in pages and changes are written in batches, so memory
-    stays flat however long the history. Returns (events replayed, ratings touched).
+    exclusive lock. Events stream in pages, starting states are loaded for each page's
+    players only, and changes are written in batches, so time and memory follow the
+    replayed events rather than the ladder's size. Returns (events replayed, ratings touched).
     """
     events = EventRepository(session)
     ratings = RatingRepository(session)
@@ -297,25 +356,11 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
     runtime = runtime_for(ladder)
     info, rater = runtime.info, runtime.rater
 
-    states: dict[PlayerKey, PlayerState] = {}
-    start_meta: dict[RatingKey, dict[str, Any]] = {}
-    chain = _Chain()
-    ladder_state: Any = None
-    if start is not None:
-        for stored in events.last_changes_before(ladder.id, start):
-            key = (stored.player, stored.faction)
-            states[engine_key(*key)] = decode_state(stored.state_after)
-            chain.last_change_id[key] = stored.id
-            start_meta[key] = {
-                "last_change_id": stored.id,
-                "last_event_at": stored.occurred_at,
-                "last_event_seq": stored.seq,
-            }
-        ladder_state = events.ladder_state_before(ladder.id, start)
+    ladder_state: Any = None if start is None else events.ladder_state_before(ladder.id, start)
     if ladder_state is None:
         ladder_state = plain(rater.initial_ladder_state())
-    start_states = dict(states)
     touched = set(events.delete_changes_from(ladder.id, start))
+    work = _Replay()
 
     ids = _IdPool(events)
     pending: list[dict[str, Any]] = []
@@ -324,24 +369,29 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
     current_ladder_state: Any = ladder_state
     replayed = 0
     for page in events.live_pages(ladder.id, start, EVENT_PAGE):
-        for event_row in page:
-            engine_event = stored_to_engine(event_row.kind, event_row.body, info.per_faction)
-            outcome = rate_event(info, rater, engine_event, states, current_ladder_state)
+        engine_events = [stored_to_engine(e.kind, e.body, info.per_faction) for e in page]
+        work.load(
+            events,
+            ladder.id,
+            {db_key(k) for event in engine_events for k in event_keys(info, event)},
+        )
+        for event_row, engine_event in zip(page, engine_events, strict=True):
+            outcome = rate_event(info, rater, engine_event, work.states, current_ladder_state)
             for change in outcome.changes:
-                states[change.key] = change.after
+                work.states[change.key] = change.after
             rows, updates = _change_rows(
                 events,
                 ladder.id,
                 event_row,
                 engine_event,
                 outcome,
-                chain,
+                work.chain,
                 runtime,
                 ids.take(len(outcome.changes)),
             )
             pending.extend(rows)
             for key, update in updates.items():
-                update.pop("outcome")
+                work.counters[key].add(update.pop("outcome"), event_row.occurred_at)
                 finals[key] = update
             if info.ladder_scoped:
                 current_ladder_state = plain(outcome.ladder_state)
@@ -351,33 +401,26 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
             events.insert_changes(pending)
             pending = []
     events.insert_changes(pending)
-    final_ladder_state = current_ladder_state
     if info.ladder_scoped:
         events.set_ladder_states(ladder_states)
-        ladders.set_state(ladder.id, final_ladder_state, now())
+        ladders.set_state(ladder.id, current_ladder_state, now())
 
+    # Ratings that lost changes but had none replayed (a voided game's players).
+    work.load(events, ladder.id, touched)
     affected = touched | set(finals)
     ratings.ensure(ladder.id, [_fresh_row(runtime, ladder, key) for key in sorted(affected)])
-    stats = events.statistics(ladder.id, None if start is None else sorted(affected))
     updates_out: list[dict[str, Any]] = []
     orphaned: list[RatingKey] = []
     for key in sorted(affected):
         if key in finals:
-            values = finals[key]
-        elif key in start_meta:
-            state = start_states[engine_key(*key)]
-            values = {**_state_columns(runtime, state), **start_meta[key]}
+            values = dict(finals[key])
+        elif key in work.start_meta:
+            state = work.states[engine_key(*key)]
+            values = {**_state_columns(runtime, state), **work.start_meta[key]}
         else:
             orphaned.append(key)
             continue
-        key_stats = stats.get(key, {})
-        values.update(
-            games=key_stats.get("games", 0),
-            wins=key_stats.get("wins", 0),
-            draws=key_stats.get("draws", 0),
-            losses=key_stats.get("losses", 0),
-            last_played_at=key_stats.get("last_played_at"),
-        )
+        values.update(work.counters[key].columns())
         updates_out.append({"player": key[0], "faction": key[1], **values})
     ratings.update_many(ladder.id, updates_out)
     ratings.delete_many(ladder.id, orphaned)
@@ -393,7 +436,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
             if (row.player, row.faction) not in affected
         ]
         ratings.update_many(ladder.id, untouched)
-        _apply_floor(ratings, runtime, ladder.id, final_ladder_state)
+        _apply_floor(ratings, runtime, ladder.id, current_ladder_state)
     return replayed, len(affected)
 
 

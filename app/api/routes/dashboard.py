@@ -16,6 +16,7 @@ router = APIRouter(include_in_schema=False)
 IMMUTABLE = "public, max-age=31536000, immutable"
 #: The page and unversioned asset URLs: cacheable, but revalidated (cheap 304s) on each load.
 REVALIDATE = "no-cache"
+HEX = frozenset("0123456789abcdef")
 SECURITY_HEADERS = {
     # Everything comes from this origin; no inline script, no framing.
     "Content-Security-Policy": (
@@ -41,12 +42,17 @@ def dashboard_page(request: Request) -> Response:
     return _send(request, dashboard.index(), REVALIDATE)
 
 
+def _looks_like_version(segment: str) -> bool:
+    return len(segment) == len(dashboard.version()) and all(c in HEX for c in segment)
+
+
 @router.get("/dashboard/static/{path:path}")
 def dashboard_asset(path: str, request: Request) -> Response:
-    current, _, rest = path.partition("/")
-    versioned = current == dashboard.version()
-    # A stale version (a page from before an upgrade) still gets the current file, uncached.
-    name = rest if rest and (versioned or len(current) == len(dashboard.version())) else path
+    """An asset, as /dashboard/static/<version>/<name> (cached for good) or .../<name>."""
+    first, _, rest = path.partition("/")
+    versioned = first == dashboard.version()
+    # A page from before an upgrade names an old version: serve today's file, uncached.
+    name = rest if rest and _looks_like_version(first) else path
     asset = dashboard.assets().get(name)
     if asset is None:
         raise NotFound(f"no dashboard asset {path!r}")
