@@ -67,6 +67,8 @@ class Event(Base):
     rated: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     tournament: Mapped[str | None] = mapped_column(String(ID_LENGTH))
     voided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The changes the event made before it was voided (shown in histories as voided).
+    voided_changes: Mapped[list[dict[str, Any]] | None] = mapped_column(JsonType)
     #: Ladder-wide state after this event (only for ladder-scoped systems such as NADF).
     ladder_state_after: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)

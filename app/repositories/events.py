@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, case, delete, func, insert, or_, select, text, update
@@ -35,6 +35,28 @@ class EventRepository:
                 Event.external_id == external_id,
             )
         ).one_or_none()
+
+    def find_many(
+        self, ladder_id: str, keys: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], Event]:
+        """Stored events by (kind, external id), queried in slices."""
+        found: dict[tuple[str, str], Event] = {}
+        ids = sorted({k[1] for k in keys})
+        for begin in range(0, len(ids), PLAYERS_PER_QUERY):
+            rows = self.session.scalars(
+                select(Event).where(
+                    Event.ladder_id == ladder_id,
+                    Event.external_id.in_(ids[begin : begin + PLAYERS_PER_QUERY]),
+                )
+            )
+            for event in rows:
+                if event.external_id is not None:
+                    found[(event.kind, event.external_id)] = event
+        return found
+
+    def add_all(self, rows: Sequence[Event]) -> None:
+        self.session.add_all(rows)
+        self.session.flush()
 
     def add(self, event: Event) -> int:
         self.session.add(event)
@@ -164,6 +186,13 @@ class EventRepository:
             result[change.event_seq].append(change)
         return result
 
+    def last_changes_at(self, ladder_id: str, at: datetime) -> list[Change]:
+        """Each rating's last change at or before ``at`` (its state as of then)."""
+        return self.last_changes_before(ladder_id, at + timedelta(microseconds=1))
+
+    def ladder_state_at(self, ladder_id: str, at: datetime) -> dict[str, Any] | None:
+        return self.ladder_state_before(ladder_id, at + timedelta(microseconds=1))
+
     def last_changes_before(self, ladder_id: str, start: datetime) -> list[Change]:
         """Each rating's last change before ``start`` (the states a replay starts from)."""
         ranked = (
@@ -220,12 +249,18 @@ class EventRepository:
                     result[key] = (change, stats.get(key, _NO_STATS))
         return result
 
+    def voided(self, ladder_id: str, as_of: datetime | None = None) -> list[Event]:
+        condition = and_(Event.ladder_id == ladder_id, Event.voided_at.is_not(None))
+        if as_of is not None:
+            condition = and_(condition, Event.occurred_at <= as_of)
+        return list(self.session.scalars(select(Event).where(condition)))
+
     def history(
         self,
         ladder_id: str,
         player: str,
         faction: str | None,
-        limit: int,
+        limit: int | None,
         offset: int,
         as_of: datetime | None = None,
     ) -> tuple[int, list[tuple[Change, Event]]]:

@@ -142,3 +142,25 @@ class AdjustmentIn(RequestModel):
     volatility: float | None = Field(default=None, gt=0)
     at: UtcDateTime | None = None
     reason: str | None = Field(default=None, max_length=MAX_TEXT_LENGTH)
+
+
+#: POST /games/batch takes at most this many games in one atomic request.
+MAX_BATCH_GAMES = 10_000
+
+
+class GameBatchIn(RequestModel):
+    games: list[GameIn] = Field(min_length=1, max_length=MAX_BATCH_GAMES)
+
+
+class BatchItemOut(ResponseModel):
+    ladder: str
+    id: str
+    seq: int
+    status: Literal["created", "existing"]
+
+
+class GameBatchOut(ResponseModel):
+    created: int
+    existing: int
+    recomputed_events: int
+    games: list[BatchItemOut]

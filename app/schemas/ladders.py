@@ -36,3 +36,47 @@ class LadderOut(ResponseModel):
 class LadderList(ResponseModel):
     total: int
     ladders: list[LadderOut]
+
+
+class LadderPatch(RequestModel):
+    """New parameters (merged into the current ones) and/or a new title."""
+
+    params: dict[str, Any] | None = None
+    title: str | None = Field(default=None, max_length=MAX_TITLE_LENGTH)
+
+
+class LadderChanged(LadderOut):
+    recomputed_events: int
+    recomputed_players: int
+
+
+class WhatIfIn(RequestModel):
+    system: str | None = Field(default=None, min_length=1, max_length=32)
+    params: dict[str, Any] | None = None
+
+
+class Configuration(ResponseModel):
+    system: str
+    params: dict[str, Any]
+
+
+class Placing(ResponseModel):
+    position: int
+    rating: float
+
+
+class WhatIfEntry(ResponseModel):
+    player: str
+    faction: str | None
+    current: Placing | None
+    proposed: Placing | None
+    rating_difference: float | None
+    position_difference: int | None
+
+
+class WhatIfOut(ResponseModel):
+    ladder: str
+    current: Configuration
+    proposed: Configuration
+    events: int
+    entries: list[WhatIfEntry]

@@ -331,6 +331,7 @@ def correct_event(
         event.rated = rated
         event.tournament = tournament
         event.voided_at = None
+        event.voided_changes = None
         session.flush()
         count, _players = recompute(session, ladder, start)
         return _out(runtime, event, repo.changes_of_event(event.seq), count)
@@ -354,6 +355,7 @@ def void_event(
             raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
         if event.voided_at is None:
             event.voided_at = now()
+            event.voided_changes = [_voided_snapshot(c) for c in repo.changes_of_event(event.seq)]
             session.flush()
             count, _players = recompute(session, ladder, event.occurred_at)
         else:
@@ -361,6 +363,21 @@ def void_event(
         return _out(runtime, event, [], count)
 
     return run_write(db, work)
+
+
+def _voided_snapshot(change: Change) -> dict[str, Any]:
+    return {
+        "player": change.player,
+        "faction": change.faction,
+        "rank": change.rank,
+        "rating_before": change.rating_before,
+        "rating_after": change.rating_after,
+        "deviation_before": change.deviation_before,
+        "deviation_after": change.deviation_after,
+        "volatility_before": change.volatility_before,
+        "volatility_after": change.volatility_after,
+        "details": change.details,
+    }
 
 
 def correct_game(

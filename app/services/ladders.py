@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from app.core.database import Database
-from app.core.errors import Conflict
+from app.core.errors import Conflict, NotFound
 from app.engine.protocols import SystemInfo
 from app.engine.registry import SYSTEMS
 from app.models import Ladder
 from app.repositories.ladders import LadderRepository
-from app.schemas.ladders import LadderIn, LadderList, LadderOut
+from app.schemas.ladders import LadderChanged, LadderIn, LadderList, LadderOut, LadderPatch
 from app.schemas.systems import SystemOut
-from app.services.ledger import now
+from app.services.ledger import now, recompute
 from app.services.runtime import configure, get_system, plain, require_ladder
 
 
@@ -38,8 +39,6 @@ def list_systems() -> list[SystemOut]:
 
 
 def get_system_out(system_id: str) -> SystemOut:
-    from app.core.errors import NotFound
-
     system = SYSTEMS.get(system_id)
     if system is None:
         raise NotFound(f"system {system_id!r} does not exist")
@@ -65,7 +64,7 @@ def create_ladder(db: Database, body: LadderIn) -> LadderOut:
     runtime = configure(body.system, body.params)
     params: dict[str, Any] = plain(runtime.rater.params)
 
-    def work(session: Any) -> LadderOut:
+    def work(session: Session) -> LadderOut:
         repo = LadderRepository(session)
         if repo.get(body.id) is not None:
             raise Conflict(f"ladder {body.id!r} already exists")
@@ -89,7 +88,7 @@ def create_ladder(db: Database, body: LadderIn) -> LadderOut:
 
 
 def get_ladder(db: Database, ladder_id: str) -> LadderOut:
-    def work(session: Any) -> LadderOut:
+    def work(session: Session) -> LadderOut:
         repo = LadderRepository(session)
         ladder = require_ladder(repo.get(ladder_id), ladder_id)
         return _out(ladder, repo.counts([ladder_id])[ladder_id])
@@ -98,10 +97,45 @@ def get_ladder(db: Database, ladder_id: str) -> LadderOut:
 
 
 def list_ladders(db: Database, limit: int, offset: int) -> LadderList:
-    def work(session: Any) -> LadderList:
+    def work(session: Session) -> LadderList:
         repo = LadderRepository(session)
         total, ladders = repo.page(limit, offset)
         counts = repo.counts([ladder.id for ladder in ladders])
         return LadderList(total=total, ladders=[_out(lad, counts[lad.id]) for lad in ladders])
 
     return db.run(work, write=False)
+
+
+def change_ladder(db: Database, ladder_id: str, body: LadderPatch) -> LadderChanged:
+    """New parameters recompute the whole ladder under them (a federation's rule change)."""
+
+    def current_params(session: Session) -> tuple[str, dict[str, Any]]:
+        ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
+        return ladder.system, dict(ladder.params)
+
+    system, params = db.run(current_params, write=False)
+    new_params: dict[str, Any] | None = None
+    if body.params is not None:
+        new_params = plain(configure(system, {**params, **body.params}).rater.params)
+
+    def work(session: Session) -> LadderChanged:
+        repo = LadderRepository(session)
+        ladder = require_ladder(repo.get_locked(ladder_id, exclusive=True), ladder_id)
+        if body.title is not None:
+            ladder.title = body.title
+        recomputed = (0, 0)
+        if new_params is not None and new_params != ladder.params:
+            ladder.params = new_params
+            ladder.updated_at = now()
+            session.flush()
+            recomputed = recompute(session, ladder, None)
+        ladder.updated_at = now()
+        session.flush()
+        out = _out(ladder, repo.counts([ladder_id])[ladder_id])
+        return LadderChanged(
+            **out.model_dump(),
+            recomputed_events=recomputed[0],
+            recomputed_players=recomputed[1],
+        )
+
+    return db.run(work)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.core.errors import Invalid, NotFound
 from app.engine.protocols import key_for
-from app.models import NO_FACTION, PlayerRating
+from app.models import NO_FACTION, Change, Event, Ladder, PlayerRating
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingRepository
@@ -23,6 +23,7 @@ from app.schemas.players import (
     PlayerOut,
     RatingOut,
 )
+from app.services import snapshots
 from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_engine
 from app.services.events import run_write
 from app.services.ledger import NewEvent, now, record
@@ -55,10 +56,42 @@ def _rating_out(row: PlayerRating, position: int | None) -> RatingOut:
     )
 
 
-def get_player(db: Database, ladder_id: str, player: str) -> PlayerOut:
+def _entry_out(entry: snapshots.Entry, position: int) -> RatingOut:
+    return RatingOut(
+        faction=entry.faction,
+        rating=entry.standing.rating,
+        deviation=entry.standing.deviation,
+        volatility=entry.standing.volatility,
+        ranking_value=entry.standing.ranking_value,
+        games=entry.games,
+        wins=entry.wins,
+        draws=entry.draws,
+        losses=entry.losses,
+        win_rate=_rate(entry.wins, entry.games),
+        loss_rate=_rate(entry.losses, entry.games),
+        last_played_at=entry.last_played_at,
+        position=position,
+    )
+
+
+def get_player(
+    db: Database, ladder_id: str, player: str, as_of: datetime | None = None
+) -> PlayerOut:
     def work(session: Session) -> PlayerOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         runtime = runtime_for(ladder)
+        if as_of is not None:
+            board = snapshots.ranked(
+                snapshots.as_of(session, ladder, runtime, as_of), runtime.info.rank_by
+            )
+            mine = [(pos, e) for pos, e in board if e.player == player]
+            if not mine:
+                raise NotFound(f"player {player!r} had no rating in ladder {ladder_id!r} then")
+            return PlayerOut(
+                player=player,
+                ladder=ladder_id,
+                ratings=[_entry_out(e, pos) for pos, e in sorted(mine, key=_by_faction)],
+            )
         repo = RatingRepository(session)
         rows = repo.of_player(ladder_id, player)
         if not rows:
@@ -75,6 +108,46 @@ def get_player(db: Database, ladder_id: str, player: str) -> PlayerOut:
     return db.run(work, write=False)
 
 
+def _history_entry(change: Change, event: Event) -> HistoryEntry:
+    return HistoryEntry(
+        kind=event.kind,
+        id=event.external_id,
+        seq=event.seq,
+        at=change.occurred_at,
+        faction=_faction_out(change.faction),
+        rank=change.rank,
+        rating_before=change.rating_before,
+        rating_after=change.rating_after,
+        delta=change.rating_after - change.rating_before,
+        deviation_before=change.deviation_before,
+        deviation_after=change.deviation_after,
+        volatility_before=change.volatility_before,
+        volatility_after=change.volatility_after,
+        details=change.details,
+    )
+
+
+def _voided_entry(event: Event, snapshot: dict[str, Any]) -> HistoryEntry:
+    """A voided event as it was applied, flagged voided (it changes nothing now)."""
+    return HistoryEntry(
+        kind=event.kind,
+        id=event.external_id,
+        seq=event.seq,
+        at=event.occurred_at,
+        faction=_faction_out(snapshot["faction"]),
+        rank=snapshot["rank"],
+        rating_before=snapshot["rating_before"],
+        rating_after=snapshot["rating_after"],
+        delta=snapshot["rating_after"] - snapshot["rating_before"],
+        deviation_before=snapshot["deviation_before"],
+        deviation_after=snapshot["deviation_after"],
+        volatility_before=snapshot["volatility_before"],
+        volatility_after=snapshot["volatility_after"],
+        details=snapshot["details"],
+        voided=True,
+    )
+
+
 def get_history(
     db: Database,
     ladder_id: str,
@@ -88,36 +161,81 @@ def get_history(
         require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         if not RatingRepository(session).of_player(ladder_id, player):
             raise NotFound(f"player {player!r} has no rating in ladder {ladder_id!r}")
-        total, rows = EventRepository(session).history(
-            ladder_id, player, faction, limit, offset, as_of
+        repo = EventRepository(session)
+        voided = [
+            _voided_entry(event, snapshot)
+            for event in repo.voided(ladder_id, as_of)
+            for snapshot in event.voided_changes or []
+            if snapshot["player"] == player and (faction is None or snapshot["faction"] == faction)
+        ]
+        # Voids are rare: without any, page in SQL; with some, merge in time order here.
+        total, rows = repo.history(
+            ladder_id, player, faction, None if voided else limit, 0 if voided else offset, as_of
         )
-        return HistoryOut(
-            player=player,
-            ladder=ladder_id,
-            total=total,
-            entries=[
-                HistoryEntry(
-                    kind=event.kind,
-                    id=event.external_id,
-                    seq=event.seq,
-                    at=change.occurred_at,
-                    faction=_faction_out(change.faction),
-                    rank=change.rank,
-                    rating_before=change.rating_before,
-                    rating_after=change.rating_after,
-                    delta=change.rating_after - change.rating_before,
-                    deviation_before=change.deviation_before,
-                    deviation_after=change.deviation_after,
-                    volatility_before=change.volatility_before,
-                    volatility_after=change.volatility_after,
-                    details=change.details,
-                    voided=event.voided_at is not None,
-                )
-                for change, event in rows
-            ],
-        )
+        entries = [_history_entry(change, event) for change, event in rows]
+        if voided:
+            entries = sorted([*entries, *voided], key=lambda e: (e.at, e.seq))
+            total += len(voided)
+            entries = entries[offset : offset + limit]
+        return HistoryOut(player=player, ladder=ladder_id, total=total, entries=entries)
 
     return db.run(work, write=False)
+
+
+def _by_faction(item: tuple[int, snapshots.Entry]) -> str:
+    return item[1].faction or ""
+
+
+def _board_as_of(
+    session: Session,
+    ladder: Ladder,
+    at: datetime,
+    *,
+    limit: int,
+    offset: int,
+    sort: str,
+    direction: str,
+    active_since: datetime | None,
+    faction: str | None,
+    min_games: int,
+) -> LeaderboardOut:
+    runtime = runtime_for(ladder)
+    entries = [
+        e
+        for e in snapshots.as_of(session, ladder, runtime, at)
+        if (
+            active_since is None
+            or (e.last_played_at is not None and e.last_played_at >= active_since)
+        )
+        and (faction is None or e.faction == faction)
+        and e.games >= min_games
+    ]
+    board = snapshots.ranked(entries, runtime.info.rank_by)
+    keys = {
+        "rating": lambda item: (item[0], item[1].player),
+        "name": lambda item: (item[1].player, item[1].faction or ""),
+        "games": lambda item: (item[1].games, item[1].player),
+    }
+    reverse = (direction == "asc") if sort == "rating" else (direction == "desc")
+    board.sort(key=keys[sort], reverse=reverse)
+    return LeaderboardOut(
+        ladder=ladder.id,
+        total=len(board),
+        entries=[
+            LeaderboardEntry(
+                position=position,
+                player=e.player,
+                faction=e.faction,
+                rating=e.standing.rating,
+                deviation=e.standing.deviation,
+                ranking_value=e.standing.ranking_value,
+                games=e.games,
+                win_rate=_rate(e.wins, e.games),
+                last_played_at=e.last_played_at,
+            )
+            for position, e in board[offset : offset + limit]
+        ],
+    )
 
 
 def get_leaderboard(
@@ -131,6 +249,7 @@ def get_leaderboard(
     active_within_days: int | None,
     faction: str | None,
     min_games: int,
+    as_of: datetime | None = None,
 ) -> LeaderboardOut:
     def work(session: Session) -> LeaderboardOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
@@ -138,8 +257,22 @@ def get_leaderboard(
         days = active_within_days
         if days is None:
             days = info.default_active_within_days
-        active_since = None if not days else now() - timedelta(days=days)
+        reference = as_of or now()
+        active_since = None if not days else reference - timedelta(days=days)
         direction = order or ("asc" if sort == "name" else "desc")
+        if as_of is not None:
+            return _board_as_of(
+                session,
+                ladder,
+                as_of,
+                limit=limit,
+                offset=offset,
+                sort=sort,
+                direction=direction,
+                active_since=active_since,
+                faction=faction,
+                min_games=min_games,
+            )
         total, rows = RatingRepository(session).leaderboard(
             ladder_id,
             rank_by=info.rank_by,

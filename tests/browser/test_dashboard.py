@@ -212,9 +212,7 @@ def browser() -> Iterator[Browser]:
 def _new_page(browser: Browser, token: str | None) -> Page:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     if token:
-        context.add_init_script(
-            f"localStorage.setItem('ratings.dashboard.token', {token!r});"
-        )
+        context.add_init_script(f"localStorage.setItem('ratings.dashboard.token', {token!r});")
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
@@ -222,9 +220,11 @@ def _new_page(browser: Browser, token: str | None) -> Page:
     # Failed requests (the 401 before the token, a 404 what-if) are expected console noise.
     page.on(
         "console",
-        lambda m: errors.append(m.text)
-        if m.type == "error" and not m.text.startswith("Failed to load resource")
-        else None,
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource")
+            else None
+        ),
     )
     page.errors = errors  # type: ignore[attr-defined]
     return page
@@ -291,7 +291,7 @@ def test_token_prompt_then_leaderboard(browser: Browser, api: httpx.Client, serv
     page.click('tr[data-ladder="club"] a')
     _ready(page, "leaderboard")
     expected = api.get("/ladders/club/leaderboard", params={"limit": 500}).json()
-    shown = _rows(page, "table.leaderboard tbody tr")
+    shown = _rows(page, "table.leaderboard > tbody > tr")
     assert [r["player"] for r in shown] == [e["player"] for e in expected["entries"]]
     assert [(r["position"], r["rating"], r["games"]) for r in shown] == [
         (e["position"], e["rating"], e["games"]) for e in expected["entries"]
@@ -304,7 +304,7 @@ def test_token_prompt_then_leaderboard(browser: Browser, api: httpx.Client, serv
     page.fill("input[name=active_within_days]", "0")
     page.press("input[name=active_within_days]", "Enter")
     page.wait_for_selector('table.leaderboard tr[data-player="ghost"]')
-    shown = _rows(page, "table.leaderboard tbody tr")
+    shown = _rows(page, "table.leaderboard > tbody > tr")
     assert [(r["player"], r["rating"]) for r in shown] == [
         (e["player"], e["rating"]) for e in everyone["entries"]
     ]
@@ -315,7 +315,7 @@ def test_token_prompt_then_leaderboard(browser: Browser, api: httpx.Client, serv
         "() => document.querySelector('table.leaderboard tbody tr').dataset.player === 'alice'"
     )
     page.fill("input[name=q]", "ER")
-    assert [r["player"] for r in _rows(page, "table.leaderboard tbody tr")] == ["erin"]
+    assert [r["player"] for r in _rows(page, "table.leaderboard > tbody > tr")] == ["erin"]
     page.context.close()
 
 
@@ -329,7 +329,7 @@ def test_player_chart_is_drawn_from_history(page: Page, api: httpx.Client, serve
     assert chart.get_attribute("data-band") == "false"
     points = page.eval_on_selector_all("circle.point", "cs => cs.map(c => Number(c.dataset.value))")
     assert points == [e["rating_after"] for e in history["entries"]]
-    assert page.locator("table.history tbody tr").count() == history["total"]
+    assert page.locator("table.history > tbody > tr").count() == history["total"]
     assert page.locator("table.history dl.details").count() == history["total"]
     _shot(page, "player")
 
@@ -420,7 +420,7 @@ def test_tournament_page_from_player_history(page: Page, api: httpx.Client, serv
     _ready(page, "event")
     expected = api.get("/ladders/wdd/tournaments/wbc-1").json()
     changes = sorted(expected["changes"], key=lambda c: (c["rank"], c["player"]))
-    shown = _rows(page, "table.standings tbody tr")
+    shown = _rows(page, "table.standings > tbody > tr")
     assert [
         (r["player"], r["rank"], r["rating_before"], r["rating_after"], r["delta"]) for r in shown
     ] == [
@@ -437,7 +437,9 @@ def test_whatif_page(page: Page, api: httpx.Client, server: str) -> None:
     page.fill("textarea[name=params]", '{"max_exchange": 32}')
     page.click("form.whatif-form button[type=submit]")
     page.wait_for_selector('.results[data-ready="true"][aria-busy="false"]')
-    response = api.post("/ladders/club/whatif", json={"system": "fundox", "params": {"max_exchange": 32}})
+    response = api.post(
+        "/ladders/club/whatif", json={"system": "fundox", "params": {"max_exchange": 32}}
+    )
     if response.status_code in (404, 405):
         assert "what-if not available on this server" in page.inner_text(".results").lower()
     else:

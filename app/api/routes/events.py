@@ -9,10 +9,17 @@ from fastapi import APIRouter, Path, Query, Response
 from app.api.deps import DB, ReadAccess, WriteAccess
 from app.core.errors import Invalid
 from app.schemas.common import IDENTIFIER_PATTERN
-from app.schemas.events import GameIn, GameOut, TournamentIn, TournamentOut
+from app.schemas.events import (
+    GameBatchIn,
+    GameBatchOut,
+    GameIn,
+    GameOut,
+    TournamentIn,
+    TournamentOut,
+)
 from app.schemas.tournaments import StandingsOut, TeamsIn, TeamsOut
+from app.services import batch, tournaments
 from app.services import events as service
-from app.services import tournaments
 from app.services.conversion import GAME, TOURNAMENT
 
 router = APIRouter()
@@ -45,6 +52,18 @@ def post_game(body: GameIn, db: DB, response: Response, dry_run: DryRun = False)
     response.status_code = result.status
     assert isinstance(result.body, GameOut)
     return result.body
+
+
+@router.post(
+    "/games/batch",
+    response_model=GameBatchOut,
+    tags=["games"],
+    dependencies=[WriteAccess],
+)
+def post_games_batch(body: GameBatchIn, db: DB) -> GameBatchOut:
+    """Up to 10,000 games in one atomic request: every game is validated first and nothing is
+    stored unless all are valid; ids already stored with the same body count as existing."""
+    return batch.submit_games(db, body)
 
 
 @router.get(

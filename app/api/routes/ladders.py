@@ -6,8 +6,17 @@ from fastapi import APIRouter, Path, Query, status
 
 from app.api.deps import DB, ReadAccess, WriteAccess
 from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN, MAX_PAGE_SIZE
-from app.schemas.ladders import LadderIn, LadderList, LadderOut
+from app.schemas.ladders import (
+    LadderChanged,
+    LadderIn,
+    LadderList,
+    LadderOut,
+    LadderPatch,
+    WhatIfIn,
+    WhatIfOut,
+)
 from app.services import ladders as service
+from app.services import whatif
 
 router = APIRouter(tags=["ladders"])
 
@@ -37,3 +46,16 @@ def list_ladders(
 @router.get("/ladders/{ladder}", response_model=LadderOut, dependencies=[ReadAccess])
 def get_ladder(ladder: LadderId, db: DB) -> LadderOut:
     return service.get_ladder(db, ladder)
+
+
+@router.patch("/ladders/{ladder}", response_model=LadderChanged, dependencies=[WriteAccess])
+def patch_ladder(ladder: LadderId, body: LadderPatch, db: DB) -> LadderChanged:
+    """Change the title, or the parameters: the whole ladder is then recomputed under them."""
+    return service.change_ladder(db, ladder, body)
+
+
+@router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut, dependencies=[ReadAccess])
+def post_whatif(ladder: LadderId, body: WhatIfIn, db: DB) -> WhatIfOut:
+    """Replay the ladder's history under another system or parameters, storing nothing,
+    and compare the leaderboards side by side."""
+    return whatif.what_if(db, ladder, body)

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query
 
 from app.api.deps import DB, ReadAccess, WriteAccess
+from app.core.errors import Invalid
 from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN, MAX_PAGE_SIZE
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
@@ -19,6 +21,19 @@ PlayerId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)]
 Offset = Annotated[int, Query(ge=0)]
 MAX_ACTIVITY_DAYS = 36_500
+AsOf = Annotated[
+    datetime | None,
+    Query(description="RFC 3339 time: the state just after everything up to then."),
+]
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """Query times without an offset are refused rather than guessed."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise Invalid.at(("query", "as_of"), "must carry a timezone, e.g. 2026-11-29T10:00:00Z")
+    return value.astimezone(UTC)
 
 
 @router.get(
@@ -27,9 +42,9 @@ MAX_ACTIVITY_DAYS = 36_500
     tags=["players"],
     dependencies=[ReadAccess],
 )
-def get_player(ladder: LadderId, player: PlayerId, db: DB) -> PlayerOut:
+def get_player(ladder: LadderId, player: PlayerId, db: DB, as_of: AsOf = None) -> PlayerOut:
     """A player's ratings (one per faction on per-faction ladders) with statistics."""
-    return service.get_player(db, ladder, player)
+    return service.get_player(db, ladder, player, _utc(as_of))
 
 
 @router.put(
@@ -56,9 +71,10 @@ def get_history(
     faction: Annotated[str | None, Query(max_length=100)] = None,
     limit: Limit = DEFAULT_PAGE_SIZE,
     offset: Offset = 0,
+    as_of: AsOf = None,
 ) -> HistoryOut:
     """The player's changes, oldest first."""
-    return service.get_history(db, ladder, player, faction, limit, offset)
+    return service.get_history(db, ladder, player, faction, limit, offset, _utc(as_of))
 
 
 @router.get(
@@ -77,6 +93,7 @@ def get_leaderboard(
     active_within_days: Annotated[int | None, Query(ge=0, le=MAX_ACTIVITY_DAYS)] = None,
     faction: Annotated[str | None, Query(max_length=100)] = None,
     min_games: Annotated[int, Query(ge=0)] = 0,
+    as_of: AsOf = None,
 ) -> LeaderboardOut:
     """Ratings by position (equal values share one). ``active_within_days=0`` shows everyone;
     without it a system's default applies (Fundox: 30 days)."""
@@ -90,6 +107,7 @@ def get_leaderboard(
         active_within_days=active_within_days,
         faction=faction,
         min_games=min_games,
+        as_of=_utc(as_of),
     )
 
 

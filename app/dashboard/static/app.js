@@ -61,7 +61,7 @@ function renderAuth() {
       token ? "Change token" : "Set token"),
     token ? h("button", {
       type: "button", class: "link", onclick: () => { clearToken(); renderAuth(); route(); },
-    }, "Forget token") : null);
+    }, "Forget token") : "");
 }
 
 function tokenPrompt(message) {
@@ -124,7 +124,7 @@ async function route() {
   try {
     const nodes = await found.route.page.render(found.params, { setCrumbs });
     if (current !== generation) return; // the reader has moved on
-    show(found.route.name, ...[nodes].flat());
+    show(found.route.name, ...[nodes].flat(Infinity));
     window.scrollTo(0, 0);
   } catch (error) {
     if (current !== generation) return;

@@ -3,10 +3,13 @@
 
 import { h, s, isNumber, num, signed } from "./dom.js";
 
-const WIDTH = 760;
-const HEIGHT = 260;
 const PAD = { left: 60, right: 18, top: 14, bottom: 36 };
-const MAX_X_LABELS = 8;
+
+// The viewBox follows the window's width when drawn, so labels keep a legible size on phones.
+function size() {
+  const width = Math.round(Math.max(340, Math.min(900, window.innerWidth - 60)));
+  return { WIDTH: width, HEIGHT: width < 600 ? 220 : 280, MAX_X_LABELS: Math.max(3, Math.floor(width / 100)) };
+}
 
 /** About `count` round tick values (steps of 1, 2 or 5 × 10^k) covering [low, high]. */
 function ticks(low, high, count = 5) {
@@ -42,6 +45,7 @@ function domain(entries, band) {
  * data-points = entries.length and one circle.point per entry (data-index = position in list).
  */
 export function ratingChart(entries, { title, onSelect } = {}) {
+  const { WIDTH, HEIGHT, MAX_X_LABELS } = size();
   const band = entries.some((e) => isNumber(e.deviation_after));
   const [low, high] = domain(entries, band);
   const plotW = WIDTH - PAD.left - PAD.right;

@@ -40,8 +40,8 @@ function render(value) {
 export function renderDetails(details) {
   const entries = Object.entries(details || {});
   if (!entries.length) return h("span", { class: "muted" }, "—");
-  return h("dl", { class: "details" }, entries.map(([key, value]) => [
-    h("dt", {}, key),
-    h("dd", {}, render(value)),
-  ]));
+  return h("dl", { class: "details" }, entries.map(([key, value]) => {
+    const block = Array.isArray(value) ? value.some(isPlainObject) : isPlainObject(value);
+    return h("div", { class: block ? "kv block" : "kv" }, h("dt", {}, key), h("dd", {}, render(value)));
+  }));
 }

@@ -74,8 +74,11 @@ export function when(iso, { dateOnly = false } = {}) {
   if (!iso) return "—";
   const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const text = date.toISOString().slice(0, dateOnly || iso.length === 10 ? 10 : 16).replace("T", " ");
-  return h("time", { datetime: iso, title: iso }, dateOnly || iso.length === 10 ? text : `${text} UTC`);
+  const [day, time] = date.toISOString().split("T");
+  // Date and time each stay on one line; a narrow column breaks between them.
+  return h("time", { datetime: iso, title: iso },
+    h("span", { class: "nowrap" }, day),
+    dateOnly || iso.length === 10 ? null : [" ", h("span", { class: "nowrap" }, `${time.slice(0, 5)} UTC`)]);
 }
 
 export function path(...parts) {

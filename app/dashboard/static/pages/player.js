@@ -16,7 +16,7 @@ function stat(label, value, raw) {
 
 function ratingCard(rating, system) {
   return h("section", { class: "card rating-card", "data-faction": rating.faction ?? "" },
-    h("h2", {}, rating.faction ?? "Rating"),
+    h("h2", {}, rating.faction ?? "Current rating"),
     h("dl", { class: "stats" },
       stat("Rating", num(rating.rating), rating.rating),
       rating.ranking_value !== null ? stat("Ranking value", num(rating.ranking_value), rating.ranking_value) : null,

@@ -18,28 +18,19 @@ function paramsReference(system) {
     table({ className: "mini", head: ["Name", "Default", "Meaning"], rows }));
 }
 
-function signedInt(value, field) {
-  const cell = numCell(value, { field, format: "signed", digits: 0 });
-  // A position going down (a smaller number) is an improvement: colour it as one.
-  cell.classList.remove("up", "down");
-  if (value) cell.classList.add(value < 0 ? "up" : "down");
-  return cell;
-}
-
 function resultTable(ladder, result) {
-  const entries = [...result.entries].sort((a, b) =>
-    (a.proposed?.position ?? Infinity) - (b.proposed?.position ?? Infinity)
-    || (a.current?.position ?? Infinity) - (b.current?.position ?? Infinity));
+  const entries = result.entries; // the server's order: by current position
   const perFaction = entries.some((e) => e.faction);
   const describe = (side) => `${side.system} ${JSON.stringify(side.params)}`;
   return [
     h("dl", { class: "facts" },
       h("dt", {}, "Current"), h("dd", {}, h("code", {}, describe(result.current))),
-      h("dt", {}, "Proposed"), h("dd", {}, h("code", {}, describe(result.proposed)))),
+      h("dt", {}, "Proposed"), h("dd", {}, h("code", {}, describe(result.proposed))),
+      Number.isInteger(result.events) ? [h("dt", {}, "Re-rated"), h("dd", {}, `${result.events} events`)] : null),
     table({
       className: "whatif",
       head: ["Player", perFaction ? "Faction" : null, numTh("Position now"), numTh("Rating now"),
-        numTh("Position proposed"), numTh("Rating proposed"), numTh("Rating Δ"), numTh("Position Δ")]
+        numTh("Position proposed"), numTh("Rating proposed"), numTh("Rating Δ"), numTh("Places gained")]
         .filter(Boolean),
       rows: entries.map((e) => h("tr", { "data-player": e.player, "data-faction": e.faction ?? "" },
         h("th", { scope: "row" }, playerLink(ladder.id, e.player, e.faction)),
@@ -51,7 +42,8 @@ function resultTable(ladder, result) {
           e.proposed?.position ?? "—"),
         numCell(e.proposed?.rating, { field: "proposed_rating" }),
         numCell(e.rating_difference, { field: "rating_difference", format: "signed" }),
-        signedInt(e.position_difference, "position_difference"))),
+        // Positive: places gained (current position − proposed position).
+        numCell(e.position_difference, { field: "position_difference", format: "signed", digits: 0 }))),
     }),
   ];
 }

@@ -1,0 +1,201 @@
+"""Many events in one atomic transaction: POST /games/batch and bulk import.
+
+Every event is validated first (nothing is stored unless all are valid); then each ladder is
+locked exclusively, the new events are inserted in time order and the ladder is recomputed
+from the earliest of them, which for results that extend the history is just the new events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.core.database import Database
+from app.core.errors import Conflict, FieldError, Invalid, NotFound
+from app.engine.types import LadderEvent
+from app.models import Event
+from app.repositories.events import EventRepository
+from app.repositories.ladders import LadderRepository
+from app.schemas.events import BatchItemOut, GameBatchIn, GameBatchOut, GameIn, TournamentIn
+from app.services.conversion import (
+    GAME,
+    TOURNAMENT,
+    game_to_engine,
+    tournament_time,
+    tournament_to_engine,
+)
+from app.services.events import run_write
+from app.services.ledger import now, recompute, validate
+from app.services.runtime import Runtime, body_hash, runtime_for
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One event of a batch, validated."""
+
+    ladder: str
+    kind: str
+    external_id: str
+    occurred_at: datetime
+    body: dict[str, Any]
+    event: LadderEvent
+    rated: bool = True
+    tournament: str | None = None
+
+    @property
+    def digest(self) -> str:
+        return body_hash(self.body)
+
+
+def check(db: Database, items: Sequence[tuple[tuple[str | int, ...], Item]]) -> list[FieldError]:
+    """Every rule violation of every item (``loc`` prefixed by where the item came from)."""
+    runtimes: dict[str, Runtime | None] = {}
+
+    def load(session: Session) -> None:
+        repo = LadderRepository(session)
+        for ladder_id in {item.ladder for _, item in items}:
+            ladder = repo.get(ladder_id)
+            runtimes[ladder_id] = runtime_for(ladder) if ladder is not None else None
+
+    db.run(load, write=False)
+    errors: list[FieldError] = []
+    seen: dict[tuple[str, str, str], str] = {}
+    for where, item in items:
+        runtime = runtimes[item.ladder]
+        if runtime is None:
+            errors.append(FieldError((*where, "ladder"), f"ladder {item.ladder!r} does not exist"))
+            continue
+        try:
+            validate(runtime, item.event)
+        except Invalid as exc:
+            errors.extend(FieldError((*where, *e.loc), e.msg) for e in exc.errors)
+        key = (item.ladder, item.kind, item.external_id)
+        if key in seen and seen[key] != item.digest:
+            errors.append(
+                FieldError(
+                    (*where, "id"), f"{item.external_id!r} appears twice with different bodies"
+                )
+            )
+        seen[key] = item.digest
+    return errors
+
+
+def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
+    """Store the (validated) items atomically; the same id with the same body is no-op."""
+
+    def work(session: Session, _exclusive: bool) -> GameBatchOut:
+        ladders = LadderRepository(session)
+        events = EventRepository(session)
+        outcomes: dict[int, BatchItemOut] = {}
+        recomputed = 0
+        by_ladder: dict[str, list[tuple[int, Item]]] = {}
+        for index, item in enumerate(items):
+            by_ladder.setdefault(item.ladder, []).append((index, item))
+        for ladder_id in sorted(by_ladder):  # a fixed order: two batches never deadlock
+            ladder = ladders.get_locked(ladder_id, exclusive=True)
+            if ladder is None:
+                raise NotFound(f"ladder {ladder_id!r} does not exist")
+            fresh: list[tuple[int, Item]] = []
+            existing = events.find_many(
+                ladder_id, [(item.kind, item.external_id) for _, item in by_ladder[ladder_id]]
+            )
+            in_batch: dict[tuple[str, str], str] = {}
+            first_seq: dict[tuple[str, str], int] = {}
+            repeats: list[tuple[int, tuple[str, str]]] = []
+            for index, item in by_ladder[ladder_id]:
+                key = (item.kind, item.external_id)
+                if key in in_batch:
+                    # The same event twice in one batch (check() refused different bodies).
+                    repeats.append((index, key))
+                    continue
+                in_batch[key] = item.digest
+                found = existing.get(key)
+                if found is not None:
+                    if found.body_hash != item.digest:
+                        raise Conflict(
+                            f"{item.kind} {item.external_id!r} already exists in ladder "
+                            f"{ladder_id!r} with a different body; nothing was stored"
+                        )
+                    outcomes[index] = BatchItemOut(
+                        ladder=ladder_id, id=item.external_id, seq=found.seq, status="existing"
+                    )
+                    first_seq[key] = found.seq
+                    continue
+                fresh.append((index, item))
+            # Arrival numbers follow time order within the batch (then input order).
+            fresh.sort(key=lambda pair: (pair[1].occurred_at, pair[0]))
+            stamp = now()
+            rows = [
+                Event(
+                    ladder_id=ladder_id,
+                    kind=item.kind,
+                    external_id=item.external_id,
+                    occurred_at=item.occurred_at,
+                    body=item.body,
+                    body_hash=item.digest,
+                    rated=item.rated,
+                    tournament=item.tournament,
+                    created_at=stamp,
+                )
+                for _, item in fresh
+            ]
+            if rows:
+                events.add_all(rows)
+            for (index, item), row in zip(fresh, rows, strict=True):
+                outcomes[index] = BatchItemOut(
+                    ladder=ladder_id, id=item.external_id, seq=row.seq, status="created"
+                )
+                first_seq[(item.kind, item.external_id)] = row.seq
+            for index, key in repeats:
+                outcomes[index] = BatchItemOut(
+                    ladder=ladder_id, id=key[1], seq=first_seq[key], status="existing"
+                )
+            if rows:
+                count, _players = recompute(session, ladder, rows[0].occurred_at)
+                recomputed += count
+        ordered = [outcomes[i] for i in range(len(items))]
+        return GameBatchOut(
+            created=sum(1 for o in ordered if o.status == "created"),
+            existing=sum(1 for o in ordered if o.status == "existing"),
+            recomputed_events=recomputed,
+            games=ordered,
+        )
+
+    return run_write(db, work)
+
+
+def game_item(body: GameIn) -> Item:
+    return Item(
+        ladder=body.ladder,
+        kind=GAME,
+        external_id=body.id,
+        occurred_at=body.played_at,
+        body=body.model_dump(mode="json", by_alias=True),
+        event=game_to_engine(body),
+        rated=body.rated,
+        tournament=body.tournament,
+    )
+
+
+def tournament_item(body: TournamentIn) -> Item:
+    return Item(
+        ladder=body.ladder,
+        kind=TOURNAMENT,
+        external_id=body.id,
+        occurred_at=tournament_time(body.held_on),
+        body=body.model_dump(mode="json", by_alias=True),
+        event=tournament_to_engine(body),
+    )
+
+
+def submit_games(db: Database, body: GameBatchIn) -> GameBatchOut:
+    """POST /games/batch: all valid and stored together, or a 422 listing every problem."""
+    items = [(("games", index), game_item(game)) for index, game in enumerate(body.games)]
+    errors = check(db, items)
+    if errors:
+        raise Invalid(f"{len(errors)} problem(s) in the batch; nothing was stored", errors=errors)
+    return apply(db, [item for _, item in items])

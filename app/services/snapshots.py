@@ -1,0 +1,100 @@
+"""Leaderboards computed in memory: as of a past time, and under another system (what-if).
+
+The stored leaderboard (``player_ratings``) answers the present; these answer "as it was"
+and "as it would be", from the same history and the same engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from app.engine.types import Standing
+from app.models import NO_FACTION, Ladder
+from app.repositories.events import EventRepository
+from app.services.runtime import Runtime, decode_state, plain
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    player: str
+    faction: str | None
+    standing: Standing
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    last_played_at: datetime | None = None
+
+
+__all__ = ["Entry", "Standing", "as_of", "position_of", "ranked", "sort_value"]
+
+
+def sort_value(standing: Standing, rank_by: str) -> tuple[float, float]:
+    value = standing.ranking_value if rank_by == "ranking_value" else None
+    return (value if value is not None else standing.rating, standing.tiebreak or 0.0)
+
+
+def ranked(entries: Iterable[Entry], rank_by: str) -> list[tuple[int, Entry]]:
+    """Entries best first with competition positions (equal values share a position)."""
+    ordered = sorted(
+        entries,
+        key=lambda e: (
+            tuple(-v for v in sort_value(e.standing, rank_by)),
+            e.player,
+            e.faction or "",
+        ),
+    )
+    result: list[tuple[int, Entry]] = []
+    previous: tuple[float, float] | None = None
+    position = 0
+    for index, entry in enumerate(ordered, start=1):
+        value = sort_value(entry.standing, rank_by)
+        if value != previous:
+            position = index
+            previous = value
+        result.append((position, entry))
+    return result
+
+
+def as_of(session: Session, ladder: Ladder, runtime: Runtime, at: datetime) -> list[Entry]:
+    """Every rating of the ladder as it stood just after everything at or before ``at``."""
+    events = EventRepository(session)
+    stats = events.statistics(ladder.id, until=at)
+    floor = None
+    if runtime.info.ladder_scoped:
+        ladder_state = events.ladder_state_at(ladder.id, at)
+        floor = runtime.rater.rating_floor(
+            ladder_state
+            if ladder_state is not None
+            else plain(runtime.rater.initial_ladder_state())
+        )
+    entries: list[Entry] = []
+    for change in events.last_changes_at(ladder.id, at):
+        standing = runtime.standing(decode_state(change.state_after))
+        if floor is not None and standing.rating < floor:
+            standing = replace(standing, rating=floor)
+        counts = stats.get((change.player, change.faction), {})
+        entries.append(
+            Entry(
+                player=change.player,
+                faction=None if change.faction == NO_FACTION else change.faction,
+                standing=standing,
+                games=counts.get("games", 0),
+                wins=counts.get("wins", 0),
+                draws=counts.get("draws", 0),
+                losses=counts.get("losses", 0),
+                last_played_at=counts.get("last_played_at"),
+            )
+        )
+    return entries
+
+
+def position_of(entries: Sequence[tuple[int, Entry]], player: str, faction: str | None) -> int:
+    for position, entry in entries:
+        if entry.player == player and entry.faction == faction:
+            return position
+    return 0
