@@ -9,8 +9,12 @@ import secrets
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from app.core.database import Database
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
@@ -96,6 +100,92 @@ def recompute(ladder_id: str, start: str | None) -> None:
         database.dispose()
 
 
+def _database() -> Database:
+    from app.core.database import Database
+
+    settings = get_settings()
+    return Database(settings.database_url, busy_timeout=settings.sqlite_busy_timeout)
+
+
+def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool, chunk: int) -> int:
+    """``ratings import``: validate every line, report the bad ones, apply in time order."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from app.core.errors import DomainError
+    from app.services import bulk
+
+    console = Console(stderr=True)
+    fmt = fmt or ("csv" if path.suffix.lower() == ".csv" else "jsonl")
+    database = _database()
+    try:
+        with path.open(encoding="utf-8", newline="") as stream:
+            parsed = bulk.read(stream, fmt)
+        try:
+            bulk.ensure_ladder(database, ladder_id, parsed.header)
+            items, errors = bulk.to_items(database, ladder_id, parsed)
+        except DomainError as exc:
+            console.print(f"[red]error:[/red] {exc.detail}")
+            return 2
+        for error in errors:
+            console.print(f"[red]line {error.line}:[/red] {error.message}")
+        if errors and not skip_invalid:
+            console.print(
+                f"{len(errors)} invalid line(s); nothing was imported "
+                "(fix them, or pass --skip-invalid to import the rest)"
+            )
+            return 1
+        with Progress(
+            TextColumn("importing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} events/s"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+        ) as progress:
+            task = progress.add_task("import", total=len(items), rate="-")
+
+            def advance(count: int) -> None:
+                progress.advance(task, count)
+                speed = progress.tasks[0].speed
+                progress.update(task, rate=f"{speed:,.0f}" if speed else "-")
+
+            created, existing = bulk.apply_in_chunks(
+                database, [item for _, item in items], chunk, advance
+            )
+        console.print(
+            f"imported {created} new event(s), {existing} already present, "
+            f"{len(errors)} skipped, into ladder {ladder_id}"
+        )
+        return 0
+    finally:
+        database.dispose()
+
+
+def export_file(ladder_id: str, output: Path | None) -> int:
+    from app.services import bulk
+
+    database = _database()
+    try:
+        if output is None:
+            count = bulk.write_export(database, ladder_id, sys.stdout)
+        else:
+            with output.open("w", encoding="utf-8") as stream:
+                count = bulk.write_export(database, ladder_id, stream)
+        print(f"exported {count} event(s) of ladder {ladder_id}", file=sys.stderr)
+        return 0
+    finally:
+        database.dispose()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="ratings", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -106,6 +196,15 @@ def main(argv: list[str] | None = None) -> None:
     again = commands.add_parser("recompute", help="recompute a ladder from its history")
     again.add_argument("ladder")
     again.add_argument("--from", dest="start", help="RFC 3339 time; default: from scratch")
+    load = commands.add_parser("import", help="import games and tournaments (JSON Lines or CSV)")
+    load.add_argument("file", type=Path)
+    load.add_argument("--ladder", required=True)
+    load.add_argument("--format", choices=("jsonl", "csv"), help="default: by file extension")
+    load.add_argument("--skip-invalid", action="store_true", help="import the valid lines")
+    load.add_argument("--chunk", type=int, default=5_000, help="events per transaction")
+    dump = commands.add_parser("export", help="export a ladder's history as JSON Lines")
+    dump.add_argument("--ladder", required=True)
+    dump.add_argument("--output", type=Path, help="default: standard output")
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve()
@@ -115,6 +214,10 @@ def main(argv: list[str] | None = None) -> None:
         write_openapi(args.output)
     elif args.command == "recompute":
         recompute(args.ladder, args.start)
+    elif args.command == "import":
+        sys.exit(import_file(args.file, args.ladder, args.format, args.skip_invalid, args.chunk))
+    elif args.command == "export":
+        sys.exit(export_file(args.ladder, args.output))
 
 
 if __name__ == "__main__":

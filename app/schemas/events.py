@@ -154,7 +154,7 @@ class GameBatchIn(RequestModel):
 
 class BatchItemOut(ResponseModel):
     ladder: str
-    id: str
+    id: str | None
     seq: int
     status: Literal["created", "existing"]
 

@@ -39,7 +39,8 @@ class Item:
 
     ladder: str
     kind: str
-    external_id: str
+    #: None for adjustments, which have no client id (and so no idempotency).
+    external_id: str | None
     occurred_at: datetime
     body: dict[str, Any]
     event: LadderEvent
@@ -73,6 +74,8 @@ def check(db: Database, items: Sequence[tuple[tuple[str | int, ...], Item]]) -> 
             validate(runtime, item.event)
         except Invalid as exc:
             errors.extend(FieldError((*where, *e.loc), e.msg) for e in exc.errors)
+        if item.external_id is None:
+            continue
         key = (item.ladder, item.kind, item.external_id)
         if key in seen and seen[key] != item.digest:
             errors.append(
@@ -101,12 +104,20 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
                 raise NotFound(f"ladder {ladder_id!r} does not exist")
             fresh: list[tuple[int, Item]] = []
             existing = events.find_many(
-                ladder_id, [(item.kind, item.external_id) for _, item in by_ladder[ladder_id]]
+                ladder_id,
+                [
+                    (item.kind, item.external_id)
+                    for _, item in by_ladder[ladder_id]
+                    if item.external_id is not None
+                ],
             )
             in_batch: dict[tuple[str, str], str] = {}
             first_seq: dict[tuple[str, str], int] = {}
             repeats: list[tuple[int, tuple[str, str]]] = []
             for index, item in by_ladder[ladder_id]:
+                if item.external_id is None:
+                    fresh.append((index, item))
+                    continue
                 key = (item.kind, item.external_id)
                 if key in in_batch:
                     # The same event twice in one batch (check() refused different bodies).
@@ -149,7 +160,8 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
                 outcomes[index] = BatchItemOut(
                     ladder=ladder_id, id=item.external_id, seq=row.seq, status="created"
                 )
-                first_seq[(item.kind, item.external_id)] = row.seq
+                if item.external_id is not None:
+                    first_seq[(item.kind, item.external_id)] = row.seq
             for index, key in repeats:
                 outcomes[index] = BatchItemOut(
                     ladder=ladder_id, id=key[1], seq=first_seq[key], status="existing"

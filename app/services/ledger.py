@@ -92,6 +92,11 @@ def validate(runtime: Runtime, event: LadderEvent) -> None:
                     f"ladder uses the game system {runtime.info.id!r}: post its results to /games",
                 )
             cast(TournamentRater, runtime.rater).validate_tournament(event)
+        else:
+            # An adjustment's values must be acceptable to the system (a deviation on Elo...).
+            runtime.rater.adjusted_state(
+                None, event.rating, event.deviation, event.volatility, event.at
+            )
     except InvalidEvent as exc:
         raise Invalid.at(exc.loc, exc.message) from exc
 

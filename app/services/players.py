@@ -26,7 +26,7 @@ from app.schemas.players import (
 from app.services import snapshots
 from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_engine
 from app.services.events import run_write
-from app.services.ledger import NewEvent, now, record
+from app.services.ledger import NewEvent, now, record, validate
 from app.services.runtime import body_hash, require_ladder, runtime_for
 
 
@@ -325,14 +325,7 @@ def adjust_player(db: Database, ladder_id: str, player: str, body: AdjustmentIn)
         key = key_for(runtime.info, player, body.faction)
         event = adjustment_to_engine(key, body, at)
         stored = adjustment_body(player, body, at)
-        try:
-            runtime.rater.adjusted_state(None, body.rating, body.deviation, body.volatility, at)
-        except Exception as exc:  # the engine's InvalidEvent names the field
-            from app.engine.errors import InvalidEvent
-
-            if isinstance(exc, InvalidEvent):
-                raise Invalid.at(exc.loc, exc.message) from exc
-            raise
+        validate(runtime, event)
         new = NewEvent(
             kind=ADJUSTMENT,
             external_id=None,
