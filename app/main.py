@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app.api.errors import install_error_handlers
-from app.api.routes import events, health, ladders, players, systems
+from app.api.routes import dashboard, events, health, ladders, players, systems
 from app.core.database import Database
 from app.core.logging import configure_logging
 from app.core.settings import Settings, get_settings
@@ -45,6 +45,6 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     if database is not None:
         app.state.db = database
     install_error_handlers(app)
-    for module in (health, systems, ladders, events, players):
+    for module in (health, systems, ladders, events, players, dashboard):
         app.include_router(module.router)
     return app

@@ -360,8 +360,8 @@ def _loss(value: dict[str, float] | None, key: str) -> float | None:
 def test_lobby_preview_equals_predictions(page: Page, api: httpx.Client, server: str) -> None:
     _goto(page, server, "ladders/club/lobby", "lobby")
     _lobby(page, [("alice, bob", None), ("carol", None), ("newcomer", None)])
-    body = {"ladder": "club", "players": [{"player": p} for p in ("alice", "bob", "carol")]}
-    body["players"].append({"player": "newcomer"})
+    names = ("alice", "bob", "carol", "newcomer")
+    body = {"ladder": "club", "players": [{"player": p} for p in names]}
     expected = api.post("/predictions", json=body).json()
     shown = _rows(page, "table.predictions tbody tr")
     assert shown == [
@@ -434,15 +434,27 @@ def test_tournament_page_from_player_history(page: Page, api: httpx.Client, serv
 
 def test_whatif_page(page: Page, api: httpx.Client, server: str) -> None:
     _goto(page, server, "ladders/club/whatif", "whatif")
-    page.fill("textarea[name=params]", '{"max_exchange": 32}')
+    # Choosing another system fills the textarea with that system's defaults.
+    page.select_option("select[name=system]", "elo")
+    page.fill("textarea[name=params]", '{"k": 40}')
     page.click("form.whatif-form button[type=submit]")
     page.wait_for_selector('.results[data-ready="true"][aria-busy="false"]')
-    response = api.post(
-        "/ladders/club/whatif", json={"system": "fundox", "params": {"max_exchange": 32}}
-    )
-    if response.status_code in (404, 405):
+    response = api.post("/ladders/club/whatif", json={"system": "elo", "params": {"k": 40}})
+    if response.status_code in (404, 405):  # a server without the endpoint
         assert "what-if not available on this server" in page.inner_text(".results").lower()
     else:
         assert response.status_code == 200, response.text
-        assert page.locator("table.whatif tbody tr").count() == len(response.json()["entries"])
+        shown = _rows(page, "table.whatif > tbody > tr")
+        assert [
+            (r["player"], r["current_position"], r["proposed_position"], r["proposed_rating"])
+            for r in shown
+        ] == [
+            (
+                e["player"],
+                e["current"] and e["current"]["position"],
+                e["proposed"] and e["proposed"]["position"],
+                e["proposed"] and e["proposed"]["rating"],
+            )
+            for e in response.json()["entries"]
+        ]
     _shot(page, "whatif")

@@ -173,7 +173,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     : system.id === "naf"
       ? h("fieldset", {}, h("legend", {}, "Event (optional)"),
         h("div", { class: "row" },
-          field("Coaches", coaches, "Tournament size; blank = none"),
+          field("Coaches", coaches, "Coaches at the event (sets K); needed unless major"),
           h("div", { class: "field check" }, h("label", {}, major, " Major tournament"))))
       : null;
 
