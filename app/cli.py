@@ -7,11 +7,14 @@ import json
 import os
 import secrets
 import sys
+import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.core.settings import Settings, get_settings
+
+MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 if TYPE_CHECKING:
     from app.core.database import Database
@@ -66,6 +69,9 @@ def serve() -> None:
     migrate(settings.database_url)
     os.environ["RATINGS_ADMIN_TOKEN"] = ensure_admin_token(settings)
     get_settings.cache_clear()
+    if settings.workers > 1 and not os.environ.get(MULTIPROCESS_ENV):
+        # Worker processes write their metrics here; /metrics adds them up.
+        os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="ratings-metrics-")
     uvicorn.run(
         "app.main:create_app",
         factory=True,

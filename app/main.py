@@ -6,9 +6,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
 
 from app.api.errors import install_error_handlers
-from app.api.routes import dashboard, events, health, ladders, players, systems
+from app.api.middleware import BodyLimit, RequestContext
+from app.api.routes import dashboard, events, health, keys, ladders, players, systems
 from app.core.database import Database
 from app.core.logging import configure_logging
 from app.core.settings import Settings, get_settings
@@ -45,6 +47,21 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     if database is not None:
         app.state.db = database
     install_error_handlers(app)
-    for module in (health, systems, ladders, events, players, dashboard):
+    origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
+    if origins:
+        # Bearer tokens, not cookies: credentials are never allowed, so "*" is never paired
+        # with them.
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=origins,
+            allow_credentials=False,
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "Retry-After"],
+            max_age=600,
+        )
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestContext)
+    for module in (health, systems, ladders, events, players, keys, dashboard):
         app.include_router(module.router)
     return app

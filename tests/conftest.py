@@ -24,7 +24,15 @@ from app.main import create_app
 ADMIN_TOKEN = "test-admin-token-0123456789"
 AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 POSTGRES_ENV = "RATINGS_TEST_POSTGRES_URL"
-TABLES = ("changes", "player_ratings", "events", "tournament_teams", "ladders")
+TABLES = (
+    "changes",
+    "player_ratings",
+    "events",
+    "tournament_teams",
+    "rate_windows",
+    "api_keys",
+    "ladders",
+)
 
 
 @pytest.fixture(scope="session")

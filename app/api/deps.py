@@ -1,18 +1,22 @@
-"""Dependencies: the process's database, and authorisation."""
+"""Dependencies: the process's database, and who is calling with which rights."""
 
 from __future__ import annotations
 
-import hmac
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.core.database import Database
-from app.core.errors import Unauthorized
+from app.core.errors import Forbidden, Invalid, Unauthorized
 from app.core.settings import Settings
+from app.services import auth
+from app.services.auth import Principal
 
-bearer = HTTPBearer(auto_error=False, description="Bearer token (RATINGS_ADMIN_TOKEN)")
+bearer = HTTPBearer(
+    auto_error=False, description="The admin token (RATINGS_ADMIN_TOKEN) or an API key (rk_...)"
+)
 
 
 def get_db(request: Request) -> Database:
@@ -25,34 +29,66 @@ def get_settings_dep(request: Request) -> Settings:
     return settings
 
 
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-
-
-def _is_admin(settings: Settings, credentials: HTTPAuthorizationCredentials | None) -> bool:
-    if credentials is None or settings.admin_token is None:
-        return False
-    return hmac.compare_digest(credentials.credentials.encode(), settings.admin_token.encode())
-
-
-def require_write(
-    credentials: Credentials, settings: Annotated[Settings, Depends(get_settings_dep)]
-) -> None:
-    """Writes need the admin token."""
-    if credentials is None:
-        raise Unauthorized("this request needs a bearer token")
-    if not _is_admin(settings, credentials):
-        raise Unauthorized("the bearer token is not valid")
-
-
-def require_read(
-    credentials: Credentials, settings: Annotated[Settings, Depends(get_settings_dep)]
-) -> None:
-    """Reads are open when RATINGS_PUBLIC_READS=true, else they need a valid token."""
-    if settings.public_reads:
-        return
-    require_write(credentials, settings)
-
-
 DB = Annotated[Database, Depends(get_db)]
-WriteAccess = Depends(require_write)
-ReadAccess = Depends(require_read)
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+AppSettings = Annotated[Settings, Depends(get_settings_dep)]
+
+
+def _identify(
+    settings: Settings, db: Database, credentials: HTTPAuthorizationCredentials | None
+) -> Principal:
+    if credentials is None or not credentials.credentials:
+        raise Unauthorized("this request needs a bearer token")
+    token = credentials.credentials
+    if auth.is_admin_token(settings.admin_token, token):
+        return auth.ADMIN
+    secret = auth.hashing_secret(settings.admin_token, settings.key_secret)
+    principal = auth.authenticate(db, secret, token)
+    auth.count_request(db, principal, settings.rate_limit_per_minute)
+    return principal
+
+
+def requires(scope: str) -> Callable[..., Principal]:
+    """A dependency giving the caller, who must hold ``scope`` (401 / 403 otherwise)."""
+
+    def dependency(
+        request: Request, credentials: Credentials, settings: AppSettings, db: DB
+    ) -> Principal:
+        if scope == auth.READ and settings.public_reads:
+            return auth.PUBLIC_READER
+        principal = _identify(settings, db, credentials)
+        principal.require_scope(scope)
+        request.state.principal_key = principal.key_id
+        return principal
+
+    return dependency
+
+
+def requires_admin(credentials: Credentials, settings: AppSettings, db: DB) -> None:
+    """Key management is for the admin token only (a valid key gets 403, anything else 401)."""
+    if not _identify(settings, db, credentials).is_admin:
+        raise Forbidden("only the admin token manages API keys")
+
+
+Reader = Annotated[Principal, Depends(requires(auth.READ))]
+ResultsWriter = Annotated[Principal, Depends(requires(auth.RESULTS_WRITE))]
+LadderAdmin = Annotated[Principal, Depends(requires(auth.LADDERS_ADMIN))]
+AdminOnly = Depends(requires_admin)
+
+
+def check_sizes(
+    settings: Settings,
+    *,
+    players: int | None = None,
+    standings: int | None = None,
+    games: int | None = None,
+) -> None:
+    """The configurable request limits (422 naming the field and the limit)."""
+    limits = (
+        ("players", players, settings.max_players_per_game),
+        ("standings", standings, settings.max_standings),
+        ("games", games, settings.max_batch_games),
+    )
+    for field, count, limit in limits:
+        if count is not None and count > limit:
+            raise Invalid.at((field,), f"at most {limit} {field} per request, got {count}")

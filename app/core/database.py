@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core import metrics
 from app.core.errors import Unavailable
 
 log = logging.getLogger(__name__)
@@ -129,14 +130,26 @@ class Database:
             except IntegrityError:
                 raise
             except (DBAPIError, RetryableConflict) as exc:
+                metrics.DB_ERRORS.labels(type(getattr(exc, "orig", exc)).__name__).inc()
                 if not _is_retryable(exc) and not _is_unavailable(exc):
                     raise
+                metrics.DB_RETRIES.inc()
                 if attempt == self.retries:
                     log.warning("transaction failed after retries", extra={"error": str(exc)})
                     raise Unavailable("the database is busy or unreachable; retry") from exc
                 time.sleep(delay * (1 + random.random()))
                 delay = min(delay * 2, RETRY_MAX_DELAY)
         raise AssertionError("unreachable")
+
+    def observe_pool(self) -> None:
+        """Publish this process's pool usage to the metrics."""
+        pool = self.engine.pool
+        checked_out = getattr(pool, "checkedout", None)
+        size = getattr(pool, "size", None)
+        if callable(checked_out):
+            metrics.POOL_IN_USE.set(checked_out())
+        if callable(size):
+            metrics.POOL_SIZE.set(size())
 
     def ping(self) -> bool:
         try:

@@ -85,3 +85,17 @@ class Unavailable(DomainError):
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
         self.headers = {"Retry-After": str(self.retry_after_seconds)}
+
+
+class TooManyRequests(DomainError):
+    status = 429
+    title = "Too many requests"
+
+    def __init__(self, detail: str, retry_after: int) -> None:
+        super().__init__(detail)
+        self.headers = {"Retry-After": str(max(1, retry_after))}
+
+
+class PayloadTooLarge(DomainError):
+    status = 413
+    title = "Payload too large"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,3 +37,21 @@ def configure_logging(level: str) -> None:
     root.setLevel(level.upper())
     # Uvicorn's own access log would duplicate our request lines.
     logging.getLogger("uvicorn.access").disabled = True
+
+
+#: Fields the request's log line should carry, filled in by whoever learns them (the
+#: ladder, the key id). The middleware sets a fresh dict per request; worker threads share it.
+_request_fields: ContextVar[dict[str, Any] | None] = ContextVar("request_fields", default=None)
+
+
+def start_request_fields() -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    _request_fields.set(fields)
+    return fields
+
+
+def note(**fields: Any) -> None:
+    """Add fields to the current request's log line (no-op outside a request)."""
+    current = _request_fields.get()
+    if current is not None:
+        current.update(fields)

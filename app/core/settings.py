@@ -36,8 +36,19 @@ class Settings(BaseSettings):
     sqlite_busy_timeout: float = Field(default=30.0, gt=0)
     #: Attempts for a transaction that hit a deadlock, serialization failure or lock timeout.
     write_retries: int = Field(default=8, ge=1, le=100)
-    #: Largest games batch in one request.
-    max_batch_games: int = Field(default=10_000, ge=1)
+    #: Secret for the keyed hash of API keys; default: derived from the admin token.
+    #: Every replica must share it (as they share the admin token).
+    key_secret: str | None = Field(default=None, min_length=16)
+    #: Requests per minute per API key, across all replicas (0: no limit). The admin token
+    #: is not limited.
+    rate_limit_per_minute: int = Field(default=1_200, ge=0)
+    #: Request limits (413 for the body, 422 for the rest).
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
+    max_players_per_game: int = Field(default=100, ge=2, le=100)
+    max_standings: int = Field(default=10_000, ge=2, le=10_000)
+    max_batch_games: int = Field(default=10_000, ge=1, le=10_000)
+    #: Origins allowed by CORS (comma-separated), e.g. "https://lobby.example.org".
+    cors_origins: str = ""
 
 
 @lru_cache

@@ -163,3 +163,31 @@ class TournamentTeam(Base):
     tournament: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     player: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     team: Mapped[str] = mapped_column(String(ID_LENGTH))
+
+
+class ApiKey(Base):
+    """An API key: only a keyed hash of its secret is stored."""
+
+    __tablename__ = "api_keys"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    scopes: Mapped[list[str]] = mapped_column(JsonType)
+    #: Ladder ids the key may touch, or ["*"] for all.
+    ladders: Mapped[list[str]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class RateWindow(Base):
+    """Requests of one key in one fixed window (shared by every replica)."""
+
+    __tablename__ = "rate_windows"
+
+    key_id: Mapped[str] = mapped_column(
+        ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True
+    )
+    window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, true, update
 from sqlalchemy.orm import Session
 
 from app.models import Event, Ladder, PlayerRating
@@ -30,10 +30,15 @@ class LadderRepository:
         self.session.add(ladder)
         self.session.flush()
 
-    def page(self, limit: int, offset: int) -> tuple[int, list[Ladder]]:
-        total = self.session.scalar(select(func.count()).select_from(Ladder)) or 0
-        rows = self.session.scalars(select(Ladder).order_by(Ladder.id).limit(limit).offset(offset))
-        return total, list(rows)
+    def page(
+        self, limit: int, offset: int, only: frozenset[str] | None = None
+    ) -> tuple[int, list[Ladder]]:
+        condition = true() if only is None else Ladder.id.in_(sorted(only))
+        total = self.session.scalar(select(func.count()).select_from(Ladder).where(condition))
+        rows = self.session.scalars(
+            select(Ladder).where(condition).order_by(Ladder.id).limit(limit).offset(offset)
+        )
+        return total or 0, list(rows)
 
     def counts(self, ladder_ids: list[str]) -> dict[str, dict[str, int]]:
         """Players, games and tournaments per ladder (voided events excluded)."""

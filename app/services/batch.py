@@ -7,6 +7,7 @@ from the earliest of them, which for results that extend the history is just the
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +15,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Conflict, FieldError, Invalid, NotFound
 from app.engine.types import LadderEvent
@@ -177,7 +179,23 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
             games=ordered,
         )
 
-    return run_write(db, work)
+    out = run_write(db, work)
+    created = Counter(
+        (item.ladder, item.kind)
+        for item, result in zip(items, out.games, strict=True)
+        if result.status == "created"
+    )
+    for (ladder_id, kind), count in created.items():
+        metrics.record_applied(ladder_id, _system_of(db, ladder_id), kind, count)
+    return out
+
+
+def _system_of(db: Database, ladder_id: str) -> str:
+    def work(session: Session) -> str:
+        ladder = LadderRepository(session).get(ladder_id)
+        return ladder.system if ladder is not None else "unknown"
+
+    return db.run(work, write=False)
 
 
 def game_item(body: GameIn) -> Item:

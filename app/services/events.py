@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Conflict, NotFound, Unavailable
 from app.engine.ledger import rate_event
@@ -207,7 +208,11 @@ def _submit(
         status = 200 if recorded.existing else 201
         return Submitted(status, _out(runtime, event, changes, recorded.recomputed_events))
 
-    return run_write(db, work)
+    submitted = run_write(db, work)
+    if submitted.status == 201:
+        metrics.record_applied(ladder_id, runtime.info.id, kind)
+        metrics.record_recomputed(ladder_id, runtime.info.id, submitted.body.recomputed_events)
+    return submitted
 
 
 def _dry_run(
@@ -336,7 +341,9 @@ def correct_event(
         count, _players = recompute(session, ladder, start)
         return _out(runtime, event, repo.changes_of_event(event.seq), count)
 
-    return run_write(db, work)
+    out = run_write(db, work)
+    metrics.record_recomputed(ladder_id, runtime.info.id, out.recomputed_events)
+    return out
 
 
 def void_event(
@@ -362,7 +369,11 @@ def void_event(
             count = 0
         return _out(runtime, event, [], count)
 
-    return run_write(db, work)
+    out = run_write(db, work)
+    metrics.record_recomputed(
+        ladder_id, _load_runtime(db, ladder_id).info.id, out.recomputed_events
+    )
+    return out
 
 
 def _voided_snapshot(change: Change) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Conflict, NotFound
 from app.engine.protocols import SystemInfo
@@ -96,10 +97,14 @@ def get_ladder(db: Database, ladder_id: str) -> LadderOut:
     return db.run(work, write=False)
 
 
-def list_ladders(db: Database, limit: int, offset: int) -> LadderList:
+def list_ladders(
+    db: Database, limit: int, offset: int, only: frozenset[str] | None = None
+) -> LadderList:
+    """A page of ladders; ``only`` limits it to the ladders a key may see."""
+
     def work(session: Session) -> LadderList:
         repo = LadderRepository(session)
-        total, ladders = repo.page(limit, offset)
+        total, ladders = repo.page(limit, offset, only)
         counts = repo.counts([ladder.id for ladder in ladders])
         return LadderList(total=total, ladders=[_out(lad, counts[lad.id]) for lad in ladders])
 
@@ -138,4 +143,6 @@ def change_ladder(db: Database, ladder_id: str, body: LadderPatch) -> LadderChan
             recomputed_players=recomputed[1],
         )
 
-    return db.run(work)
+    changed = db.run(work)
+    metrics.record_recomputed(ladder_id, system, changed.recomputed_events)
+    return changed

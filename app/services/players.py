@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from sqlalchemy.orm import Session
 
+from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Invalid, NotFound
 from app.engine.protocols import key_for
@@ -310,12 +311,12 @@ def adjust_player(db: Database, ladder_id: str, player: str, body: AdjustmentIn)
     """Record an administrator's adjustment as an event in the ladder's history."""
     at = body.at or now()
 
-    def load(session: Session) -> tuple[str | None, bool]:
+    def load(session: Session) -> tuple[str, bool]:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         info = runtime_for(ladder).info
-        return info.kind, info.per_faction
+        return info.id, info.per_faction
 
-    _kind, per_faction = db.run(load, write=False)
+    system, per_faction = db.run(load, write=False)
     if per_faction and body.faction is None:
         raise Invalid.at(("faction",), "this ladder rates each faction separately: name one")
 
@@ -337,4 +338,5 @@ def adjust_player(db: Database, ladder_id: str, player: str, body: AdjustmentIn)
         record(session, ladder_id, new, exclusive=exclusive)
 
     run_write(db, work)
+    metrics.record_applied(ladder_id, system, ADJUSTMENT)
     return get_player(db, ladder_id, player)

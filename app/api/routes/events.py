@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response
 
-from app.api.deps import DB, ReadAccess, WriteAccess
+from app.api.deps import DB, AppSettings, LadderAdmin, Reader, ResultsWriter, check_sizes
 from app.core.errors import Invalid
 from app.schemas.common import IDENTIFIER_PATTERN
 from app.schemas.events import (
@@ -40,14 +40,22 @@ CREATED: dict[int | str, dict[str, Any]] = {
     status_code=201,
     responses=CREATED,
     tags=["games"],
-    dependencies=[WriteAccess],
 )
-def post_game(body: GameIn, db: DB, response: Response, dry_run: DryRun = False) -> GameOut:
+def post_game(
+    body: GameIn,
+    db: DB,
+    response: Response,
+    caller: ResultsWriter,
+    settings: AppSettings,
+    dry_run: DryRun = False,
+) -> GameOut:
     """Record a game result and return the rating changes with the formula's terms.
 
     The pair (ladder, id) is the idempotency key: the same body again returns the stored
     response (200); a different body under the same id is a 409.
     """
+    caller.check_ladder(body.ladder)
+    check_sizes(settings, players=len(body.players))
     result = service.submit_game(db, body, dry_run=dry_run)
     response.status_code = result.status
     assert isinstance(result.body, GameOut)
@@ -58,11 +66,16 @@ def post_game(body: GameIn, db: DB, response: Response, dry_run: DryRun = False)
     "/games/batch",
     response_model=GameBatchOut,
     tags=["games"],
-    dependencies=[WriteAccess],
 )
-def post_games_batch(body: GameBatchIn, db: DB) -> GameBatchOut:
+def post_games_batch(
+    body: GameBatchIn, db: DB, caller: ResultsWriter, settings: AppSettings
+) -> GameBatchOut:
     """Up to 10,000 games in one atomic request: every game is validated first and nothing is
     stored unless all are valid; ids already stored with the same body count as existing."""
+    check_sizes(settings, games=len(body.games))
+    for game in body.games:
+        caller.check_ladder(game.ladder)
+        check_sizes(settings, players=len(game.players))
     return batch.submit_games(db, body)
 
 
@@ -70,9 +83,9 @@ def post_games_batch(body: GameBatchIn, db: DB) -> GameBatchOut:
     "/ladders/{ladder}/games/{game_id}",
     response_model=GameOut,
     tags=["games"],
-    dependencies=[ReadAccess],
 )
-def get_game(ladder: LadderId, game_id: EventId, db: DB) -> GameOut:
+def get_game(ladder: LadderId, game_id: EventId, db: DB, caller: Reader) -> GameOut:
+    caller.check_ladder(ladder)
     out = service.get_event(db, ladder, GAME, game_id)
     assert isinstance(out, GameOut)
     return out
@@ -89,9 +102,17 @@ def _same_ids(body_ladder: str, body_id: str, ladder: str, event_id: str) -> Non
     "/ladders/{ladder}/games/{game_id}",
     response_model=GameOut,
     tags=["games"],
-    dependencies=[WriteAccess],
 )
-def put_game(ladder: LadderId, game_id: EventId, body: GameIn, db: DB) -> GameOut:
+def put_game(
+    ladder: LadderId,
+    game_id: EventId,
+    body: GameIn,
+    db: DB,
+    caller: ResultsWriter,
+    settings: AppSettings,
+) -> GameOut:
+    caller.check_ladder(ladder)
+    check_sizes(settings, players=len(body.players))
     """Correct a stored game; every later rating is recomputed."""
     _same_ids(body.ladder, body.id, ladder, game_id)
     out = service.correct_game(db, ladder, game_id, body)
@@ -103,9 +124,9 @@ def put_game(ladder: LadderId, game_id: EventId, body: GameIn, db: DB) -> GameOu
     "/ladders/{ladder}/games/{game_id}",
     response_model=GameOut,
     tags=["games"],
-    dependencies=[WriteAccess],
 )
-def delete_game(ladder: LadderId, game_id: EventId, db: DB) -> GameOut:
+def delete_game(ladder: LadderId, game_id: EventId, db: DB, caller: ResultsWriter) -> GameOut:
+    caller.check_ladder(ladder)
     """Void a game: it stays in history as voided and every later rating is recomputed."""
     out = service.void_event(db, ladder, GAME, game_id)
     assert isinstance(out, GameOut)
@@ -118,12 +139,18 @@ def delete_game(ladder: LadderId, game_id: EventId, db: DB) -> GameOut:
     status_code=201,
     responses=CREATED,
     tags=["tournaments"],
-    dependencies=[WriteAccess],
 )
 def post_tournament(
-    body: TournamentIn, db: DB, response: Response, dry_run: DryRun = False
+    body: TournamentIn,
+    db: DB,
+    response: Response,
+    caller: ResultsWriter,
+    settings: AppSettings,
+    dry_run: DryRun = False,
 ) -> TournamentOut:
     """Record a tournament's final standings (DPTR, C-Diplo, WPE, DAANZ ladders)."""
+    caller.check_ladder(body.ladder)
+    check_sizes(settings, standings=len(body.standings))
     result = service.submit_tournament(db, body, dry_run=dry_run)
     response.status_code = result.status
     assert isinstance(result.body, TournamentOut)
@@ -134,9 +161,11 @@ def post_tournament(
     "/ladders/{ladder}/tournaments/{tournament_id}",
     response_model=TournamentOut,
     tags=["tournaments"],
-    dependencies=[ReadAccess],
 )
-def get_tournament(ladder: LadderId, tournament_id: EventId, db: DB) -> TournamentOut:
+def get_tournament(
+    ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader
+) -> TournamentOut:
+    caller.check_ladder(ladder)
     out = service.get_event(db, ladder, TOURNAMENT, tournament_id)
     assert isinstance(out, TournamentOut)
     return out
@@ -146,11 +175,17 @@ def get_tournament(ladder: LadderId, tournament_id: EventId, db: DB) -> Tourname
     "/ladders/{ladder}/tournaments/{tournament_id}",
     response_model=TournamentOut,
     tags=["tournaments"],
-    dependencies=[WriteAccess],
 )
 def put_tournament(
-    ladder: LadderId, tournament_id: EventId, body: TournamentIn, db: DB
+    ladder: LadderId,
+    tournament_id: EventId,
+    body: TournamentIn,
+    db: DB,
+    caller: ResultsWriter,
+    settings: AppSettings,
 ) -> TournamentOut:
+    caller.check_ladder(ladder)
+    check_sizes(settings, standings=len(body.standings))
     _same_ids(body.ladder, body.id, ladder, tournament_id)
     out = service.correct_tournament(db, ladder, tournament_id, body)
     assert isinstance(out, TournamentOut)
@@ -161,9 +196,11 @@ def put_tournament(
     "/ladders/{ladder}/tournaments/{tournament_id}",
     response_model=TournamentOut,
     tags=["tournaments"],
-    dependencies=[WriteAccess],
 )
-def delete_tournament(ladder: LadderId, tournament_id: EventId, db: DB) -> TournamentOut:
+def delete_tournament(
+    ladder: LadderId, tournament_id: EventId, db: DB, caller: ResultsWriter
+) -> TournamentOut:
+    caller.check_ladder(ladder)
     out = service.void_event(db, ladder, TOURNAMENT, tournament_id)
     assert isinstance(out, TournamentOut)
     return out
@@ -173,11 +210,11 @@ def delete_tournament(ladder: LadderId, tournament_id: EventId, db: DB) -> Tourn
     "/ladders/{ladder}/tournaments/{tournament_id}/standings",
     response_model=StandingsOut,
     tags=["tournaments"],
-    dependencies=[ReadAccess],
 )
-def get_standings(ladder: LadderId, tournament_id: EventId, db: DB) -> StandingsOut:
+def get_standings(ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader) -> StandingsOut:
     """Standings of a tournament of games (Kinzett): primary points, then secondary points;
     team standings when the tournament declares teams."""
+    caller.check_ladder(ladder)
     return tournaments.standings(db, ladder, tournament_id)
 
 
@@ -185,10 +222,12 @@ def get_standings(ladder: LadderId, tournament_id: EventId, db: DB) -> Standings
     "/ladders/{ladder}/tournaments/{tournament_id}/teams",
     response_model=TeamsOut,
     tags=["tournaments"],
-    dependencies=[WriteAccess],
 )
-def put_teams(ladder: LadderId, tournament_id: EventId, body: TeamsIn, db: DB) -> TeamsOut:
+def put_teams(
+    ladder: LadderId, tournament_id: EventId, body: TeamsIn, db: DB, caller: LadderAdmin
+) -> TeamsOut:
     """Declare the tournament's teams (replacing any declared before)."""
+    caller.check_ladder(ladder)
     return tournaments.set_teams(db, ladder, tournament_id, body)
 
 
@@ -196,7 +235,7 @@ def put_teams(ladder: LadderId, tournament_id: EventId, body: TeamsIn, db: DB) -
     "/ladders/{ladder}/tournaments/{tournament_id}/teams",
     response_model=TeamsOut,
     tags=["tournaments"],
-    dependencies=[ReadAccess],
 )
-def get_teams(ladder: LadderId, tournament_id: EventId, db: DB) -> TeamsOut:
+def get_teams(ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader) -> TeamsOut:
+    caller.check_ladder(ladder)
     return tournaments.get_teams(db, ladder, tournament_id)

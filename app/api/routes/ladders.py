@@ -4,7 +4,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, status
 
-from app.api.deps import DB, ReadAccess, WriteAccess
+from app.api.deps import DB, LadderAdmin, Reader
+from app.core.errors import Forbidden
 from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN, MAX_PAGE_SIZE
 from app.schemas.ladders import (
     LadderChanged,
@@ -27,35 +28,41 @@ LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
     "/ladders",
     response_model=LadderOut,
     status_code=status.HTTP_201_CREATED,
-    dependencies=[WriteAccess],
 )
-def create_ladder(body: LadderIn, db: DB) -> LadderOut:
+def create_ladder(body: LadderIn, db: DB, caller: LadderAdmin) -> LadderOut:
     """Create a rating pool with one system and fixed parameters (defaults filled in)."""
+    if not caller.sees(body.id):
+        raise Forbidden(f"this key may not create ladder {body.id!r}")
     return service.create_ladder(db, body)
 
 
-@router.get("/ladders", response_model=LadderList, dependencies=[ReadAccess])
+@router.get("/ladders", response_model=LadderList)
 def list_ladders(
     db: DB,
+    caller: Reader,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> LadderList:
-    return service.list_ladders(db, limit, offset)
+    only = None if caller.sees("*") else caller.ladders
+    return service.list_ladders(db, limit, offset, only)
 
 
-@router.get("/ladders/{ladder}", response_model=LadderOut, dependencies=[ReadAccess])
-def get_ladder(ladder: LadderId, db: DB) -> LadderOut:
+@router.get("/ladders/{ladder}", response_model=LadderOut)
+def get_ladder(ladder: LadderId, db: DB, caller: Reader) -> LadderOut:
+    caller.check_ladder(ladder)
     return service.get_ladder(db, ladder)
 
 
-@router.patch("/ladders/{ladder}", response_model=LadderChanged, dependencies=[WriteAccess])
-def patch_ladder(ladder: LadderId, body: LadderPatch, db: DB) -> LadderChanged:
+@router.patch("/ladders/{ladder}", response_model=LadderChanged)
+def patch_ladder(ladder: LadderId, body: LadderPatch, db: DB, caller: LadderAdmin) -> LadderChanged:
     """Change the title, or the parameters: the whole ladder is then recomputed under them."""
+    caller.check_ladder(ladder)
     return service.change_ladder(db, ladder, body)
 
 
-@router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut, dependencies=[ReadAccess])
-def post_whatif(ladder: LadderId, body: WhatIfIn, db: DB) -> WhatIfOut:
+@router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut)
+def post_whatif(ladder: LadderId, body: WhatIfIn, db: DB, caller: Reader) -> WhatIfOut:
     """Replay the ladder's history under another system or parameters, storing nothing,
     and compare the leaderboards side by side."""
+    caller.check_ladder(ladder)
     return whatif.what_if(db, ladder, body)

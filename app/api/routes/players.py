@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query
 
-from app.api.deps import DB, ReadAccess, WriteAccess
+from app.api.deps import DB, LadderAdmin, Reader
 from app.core.errors import Invalid
 from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN, MAX_PAGE_SIZE
 from app.schemas.events import AdjustmentIn
@@ -40,10 +40,12 @@ def _utc(value: datetime | None) -> datetime | None:
     "/ladders/{ladder}/players/{player}",
     response_model=PlayerOut,
     tags=["players"],
-    dependencies=[ReadAccess],
 )
-def get_player(ladder: LadderId, player: PlayerId, db: DB, as_of: AsOf = None) -> PlayerOut:
+def get_player(
+    ladder: LadderId, player: PlayerId, db: DB, caller: Reader, as_of: AsOf = None
+) -> PlayerOut:
     """A player's ratings (one per faction on per-faction ladders) with statistics."""
+    caller.check_ladder(ladder)
     return service.get_player(db, ladder, player, _utc(as_of))
 
 
@@ -51,10 +53,12 @@ def get_player(ladder: LadderId, player: PlayerId, db: DB, as_of: AsOf = None) -
     "/ladders/{ladder}/players/{player}",
     response_model=PlayerOut,
     tags=["players"],
-    dependencies=[WriteAccess],
 )
-def adjust_player(ladder: LadderId, player: PlayerId, body: AdjustmentIn, db: DB) -> PlayerOut:
+def adjust_player(
+    ladder: LadderId, player: PlayerId, body: AdjustmentIn, db: DB, caller: LadderAdmin
+) -> PlayerOut:
     """Set a player's state as of ``at`` (migration from another system, a ruling)."""
+    caller.check_ladder(ladder)
     return service.adjust_player(db, ladder, player, body)
 
 
@@ -62,18 +66,19 @@ def adjust_player(ladder: LadderId, player: PlayerId, body: AdjustmentIn, db: DB
     "/ladders/{ladder}/players/{player}/history",
     response_model=HistoryOut,
     tags=["players"],
-    dependencies=[ReadAccess],
 )
 def get_history(
     ladder: LadderId,
     player: PlayerId,
     db: DB,
+    caller: Reader,
     faction: Annotated[str | None, Query(max_length=100)] = None,
     limit: Limit = DEFAULT_PAGE_SIZE,
     offset: Offset = 0,
     as_of: AsOf = None,
 ) -> HistoryOut:
     """The player's changes, oldest first."""
+    caller.check_ladder(ladder)
     return service.get_history(db, ladder, player, faction, limit, offset, _utc(as_of))
 
 
@@ -81,11 +86,11 @@ def get_history(
     "/ladders/{ladder}/leaderboard",
     response_model=LeaderboardOut,
     tags=["players"],
-    dependencies=[ReadAccess],
 )
 def get_leaderboard(
     ladder: LadderId,
     db: DB,
+    caller: Reader,
     limit: Limit = DEFAULT_PAGE_SIZE,
     offset: Offset = 0,
     sort: Literal["rating", "name", "games"] = "rating",
@@ -97,6 +102,7 @@ def get_leaderboard(
 ) -> LeaderboardOut:
     """Ratings by position (equal values share one). ``active_within_days=0`` shows everyone;
     without it a system's default applies (Fundox: 30 days)."""
+    caller.check_ladder(ladder)
     return service.get_leaderboard(
         db,
         ladder,
@@ -111,9 +117,8 @@ def get_leaderboard(
     )
 
 
-@router.post(
-    "/predictions", response_model=PredictionOut, tags=["predictions"], dependencies=[ReadAccess]
-)
-def post_prediction(body: PredictionIn, db: DB) -> PredictionOut:
+@router.post("/predictions", response_model=PredictionOut, tags=["predictions"])
+def post_prediction(body: PredictionIn, db: DB, caller: Reader) -> PredictionOut:
     """What is at stake: each player's change for a win, a draw or a loss; nothing is stored."""
+    caller.check_ladder(body.ladder)
     return predictions.predict(db, body)

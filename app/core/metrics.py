@@ -1,0 +1,80 @@
+"""Prometheus metrics (prometheus-client), correct across worker processes.
+
+With several uvicorn workers, ``ratings serve`` points PROMETHEUS_MULTIPROC_DIR at a fresh
+directory before the workers start; each process then writes its samples there and
+``/metrics`` aggregates them (prometheus-client's multiprocess mode).
+"""
+
+from __future__ import annotations
+
+import os
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+#: Request latency buckets (seconds): a write is milliseconds; recomputations take longer.
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+REQUESTS = Counter(
+    "ratings_http_requests_total",
+    "HTTP requests by route and status.",
+    ["method", "route", "status"],
+)
+LATENCY = Histogram(
+    "ratings_http_request_duration_seconds",
+    "HTTP request latency by route.",
+    ["method", "route"],
+    buckets=LATENCY_BUCKETS,
+)
+EVENTS_APPLIED = Counter(
+    "ratings_events_applied_total",
+    "Games, tournaments and adjustments recorded, by ladder and system.",
+    ["ladder", "system", "kind"],
+)
+RECOMPUTATIONS = Counter(
+    "ratings_recomputations_total", "Recomputations of a ladder's history.", ["ladder", "system"]
+)
+RECOMPUTED_EVENTS = Counter(
+    "ratings_recomputed_events_total", "Events replayed by recomputations.", ["ladder", "system"]
+)
+DB_ERRORS = Counter(
+    "ratings_db_errors_total", "Database errors seen by transactions, by kind.", ["kind"]
+)
+DB_RETRIES = Counter("ratings_db_retries_total", "Transactions retried after a transient error.")
+POOL_IN_USE = Gauge(
+    "ratings_db_pool_connections_in_use",
+    "Database connections checked out of the pool.",
+    multiprocess_mode="livesum",
+)
+POOL_SIZE = Gauge(
+    "ratings_db_pool_size", "Configured connections per process.", multiprocess_mode="livesum"
+)
+
+
+def render() -> tuple[bytes, str]:
+    """The exposition text for /metrics (aggregated over workers in multiprocess mode)."""
+    if os.environ.get(MULTIPROCESS_ENV):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    return generate_latest(), CONTENT_TYPE_LATEST
+
+
+def record_applied(ladder: str, system: str, kind: str, count: int = 1) -> None:
+    """Call after the transaction committed, so retried attempts are not counted twice."""
+    if count:
+        EVENTS_APPLIED.labels(ladder, system, kind).inc(count)
+
+
+def record_recomputed(ladder: str, system: str, events: int) -> None:
+    if events:
+        RECOMPUTATIONS.labels(ladder, system).inc()
+        RECOMPUTED_EVENTS.labels(ladder, system).inc(events)
