@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Generic, TypeVar
 
 from app.engine.errors import InvalidEvent
-from app.engine.types import EMPTY, Json, Participant, PlayerState, Standing
+from app.engine.params import resolve
+from app.engine.protocols import SystemInfo
+from app.engine.types import (
+    EMPTY,
+    Change,
+    Json,
+    Participant,
+    PlayerKey,
+    PlayerState,
+    Standing,
+    frozen,
+)
 
 #: Scores of a duel: S = 1 for a win, 1/2 for a draw, 0 for a loss.
 WIN = 1.0
@@ -39,14 +51,54 @@ class BaseRater:
         volatility: float | None,
         at: datetime,
     ) -> PlayerState:
-        """Plain systems keep only the rating; deviation and volatility are refused."""
+        """Plain systems keep only the rating; deviation and volatility are refused.
+
+        The rating must be finite and pass :meth:`check_adjusted_rating`; the state is then
+        :meth:`adjusted_rating`'s.
+        """
         require_finite(("rating",), rating)
+        self.check_adjusted_rating(rating)
         if deviation is not None:
             raise InvalidEvent(("deviation",), "this system has no rating deviation")
         if volatility is not None:
             raise InvalidEvent(("volatility",), "this system has no volatility")
+        return self.adjusted_rating(previous, rating, at)
+
+    def check_adjusted_rating(self, rating: float) -> None:
+        """Raise InvalidEvent on ``rating`` when the system refuses it (no rule by default)."""
+
+    def adjusted_rating(
+        self, previous: PlayerState | None, rating: float, at: datetime
+    ) -> PlayerState:
+        """The state an adjustment to a checked ``rating`` at ``at`` sets: by default the
+        rating, with the previous state's ``extra`` kept."""
         extra = previous.extra if previous is not None else EMPTY
         return PlayerState(rating=rating, extra=extra)
+
+
+RaterT = TypeVar("RaterT", bound=BaseRater)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingSystem(Generic[RaterT]):
+    """A system (:class:`app.engine.protocols.System`): its description, and the rater class
+    a ladder's parameters configure.
+
+    ``check`` holds the rules that tie several resolved parameters together (for example every
+    classification needing a table); it raises InvalidParameter.
+    """
+
+    info: SystemInfo
+    rater: type[RaterT]
+    check: Callable[[Mapping[str, Json]], None] | None = None
+
+    def configure(self, params: Mapping[str, Json] | None = None) -> RaterT:
+        """Validate ``params`` against ``info.params`` and ``check`` (InvalidParameter), and
+        build the rater."""
+        resolved = resolve(self.info.params, params)
+        if self.check is not None:
+            self.check(resolved)
+        return self.rater(params=resolved)
 
 
 def require_finite(loc: tuple[str | int, ...], value: float) -> None:
@@ -76,3 +128,12 @@ def require_player_count(
         else:
             rule = f"{minimum} to {maximum}"
         raise InvalidEvent(("players",), f"this system needs {rule} players, got {count}")
+
+
+def rated_change(
+    key: PlayerKey, before: PlayerState, rating: float, details: Mapping[str, Json]
+) -> Change:
+    """The change of a system that moves only the rating: ``before`` with the new rating."""
+    return Change(
+        key=key, before=before, after=replace(before, rating=rating), details=frozen(details)
+    )

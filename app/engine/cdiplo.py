@@ -13,43 +13,27 @@ The seed's own example ("third in a tournament of 35 players ... 14 + 35/3 = 25.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from app.engine.base import BaseRater
-from app.engine.params import ParamSpec, resolve
-from app.engine.placements import places, player_count, validate_standings
-from app.engine.protocols import SystemInfo
-from app.engine.types import (
-    Change,
-    Json,
-    Outcome,
-    PlayerKey,
-    PlayerState,
-    Tournament,
-    frozen,
+from app.engine.base import RatingSystem
+from app.engine.params import ParamSpec, non_increasing_entries
+from app.engine.placements import (
+    Place,
+    StandingRule,
+    StandingsRater,
+    by_place,
+    player_count,
+    validate_standings,
 )
+from app.engine.protocols import SystemInfo
+from app.engine.types import Json, Placement, PlayerState, Tournament
 
 #: "If you're in the first place + 38 points ... second place + 14 ... third place, + 7"
 #: (seed 001). Entry i is the bonus for place i + 1; later places get none.
 DEFAULT_BONUS: tuple[float, ...] = (38.0, 14.0, 7.0)
-#: "If you're at another place, you have no bonus point" (seed 001).
-NO_BONUS = 0.0
 #: A ranking is a running sum of event points, starting from nothing.
 INITIAL_TOTAL = 0.0
-
-
-def _check_bonus(value: Json) -> None:
-    previous = math.inf
-    for i, b in enumerate(value):
-        if isinstance(b, bool) or not isinstance(b, int | float) or not math.isfinite(b):
-            raise ValueError(f"entry {i} must be a finite number")
-        if b < 0:
-            raise ValueError(f"entry {i} must be at least 0, got {b}")
-        if b > previous:
-            raise ValueError("bonuses must not increase with the place (1st >= 2nd >= ...)")
-        previous = b
 
 
 PARAMS: tuple[ParamSpec, ...] = (
@@ -59,7 +43,9 @@ PARAMS: tuple[ParamSpec, ...] = (
         list(DEFAULT_BONUS),
         "Bonus points by place: entry 1 for 1st, entry 2 for 2nd, ...; later places get none "
         "(seed 001: 38, 14, 7). Non-negative and non-increasing.",
-        check=_check_bonus,
+        check=non_increasing_entries(
+            "bonuses must not increase with the place (1st >= 2nd >= ...)"
+        ),
     ),
 )
 
@@ -82,13 +68,8 @@ def base_points(N: int, place: int) -> float:
     return N / place
 
 
-def bonus_for(bonus: Sequence[float], place: int) -> float:
-    """The bonus of ``place`` (1-based) from the table, none past its end (seed 001)."""
-    return float(bonus[place - 1]) if place <= len(bonus) else NO_BONUS
-
-
 @dataclass(frozen=True, slots=True)
-class CdiploRater(BaseRater):
+class CdiploRater(StandingsRater):
     """A C-Diplo ladder with resolved parameters."""
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
@@ -97,49 +78,24 @@ class CdiploRater(BaseRater):
     def validate_tournament(self, tournament: Tournament) -> None:
         validate_standings(tournament)
 
-    def rate_tournament(
-        self,
-        tournament: Tournament,
-        before: Mapping[str, PlayerState],
-        ladder_state: Mapping[str, Json],
-    ) -> Outcome:
-        standings = tournament.standings
-        N = player_count(standings)
+    def standing_rule(self, tournament: Tournament) -> StandingRule:
+        N = player_count(tournament.standings)
         bonus: list[float] = [float(b) for b in self.params["bonus"]]
-        changes = []
-        for s, p in zip(standings, places(standings), strict=True):
+
+        def rule(s: Placement, p: Place, old: PlayerState) -> tuple[PlayerState, dict[str, Json]]:
             base = p.mean_over(lambda k: base_points(N, k))
-            extra_points = p.mean_over(lambda k: bonus_for(bonus, k))
+            extra_points = p.mean_over(lambda k: by_place(bonus, k))
             points = base + extra_points
-            old = before[s.player]
-            changes.append(
-                Change(
-                    key=PlayerKey(s.player),
-                    before=old,
-                    after=PlayerState(rating=old.rating + points, extra=old.extra),
-                    details=frozen(
-                        {
-                            "points": points,
-                            "base_points": base,
-                            "bonus": extra_points,
-                            "place": p.rank,
-                            "tied": p.tied,
-                            "players": N,
-                        }
-                    ),
-                )
-            )
-        return Outcome(changes=tuple(changes))
+            return PlayerState(rating=old.rating + points, extra=old.extra), {
+                "points": points,
+                "base_points": base,
+                "bonus": extra_points,
+                "place": p.rank,
+                "tied": p.tied,
+                "players": N,
+            }
+
+        return rule
 
 
-@dataclass(frozen=True, slots=True)
-class CdiploSystem:
-    """The ``cdiplo`` system: its description and a rater for given parameters."""
-
-    info: SystemInfo = INFO
-
-    def configure(self, params: Mapping[str, Json] | None = None) -> CdiploRater:
-        return CdiploRater(params=resolve(self.info.params, params))
-
-
-SYSTEM = CdiploSystem()
+SYSTEM = RatingSystem(info=INFO, rater=CdiploRater)

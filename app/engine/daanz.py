@@ -21,26 +21,24 @@ earns from a minimum centre count on (novice 4, intermediate 7, veteran 10, cham
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
 
-from app.engine.base import BaseRater, require_finite
-from app.engine.errors import InvalidEvent, InvalidParameter
-from app.engine.params import ParamSpec, resolve
-from app.engine.placements import places, validate_centres, validate_standings
-from app.engine.protocols import SystemInfo
-from app.engine.types import (
-    Change,
-    Json,
-    Outcome,
-    PlayerKey,
-    PlayerState,
-    Tournament,
-    frozen,
+from app.engine.base import RatingSystem
+from app.engine.errors import InvalidParameter
+from app.engine.params import ParamSpec, non_increasing_entries, nonnegative_number
+from app.engine.placements import (
+    Place,
+    StandingRule,
+    StandingsRater,
+    by_place,
+    validate_centres,
+    validate_standings,
 )
+from app.engine.protocols import SystemInfo
+from app.engine.types import Json, Placement, PlayerState, Tournament, frozen
 
 #: The ordered classifications, lowest first (SYSTEMS.md "daanz").
 DEFAULT_CLASSIFICATIONS: tuple[str, ...] = ("novice", "intermediate", "veteran", "champion")
@@ -70,14 +68,6 @@ INITIAL_TOTAL = 0.0
 CLASSIFICATION = "classification"
 
 
-def _nonnegative(value: Json, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{what} must be a finite number")
-    if value < 0:
-        raise ValueError(f"{what} must be at least 0, got {value}")
-    return float(value)
-
-
 def _check_classifications(value: Json) -> None:
     if not value:
         raise ValueError("must name at least one classification")
@@ -102,7 +92,7 @@ def _check_masterpoints(value: Json) -> None:
             if low <= previous:
                 raise ValueError(f"{name!r}: rows must go up in centre count")
             previous = low
-            _nonnegative(row[1], f"{name!r} row {i}: masterpoints")
+            nonnegative_number(row[1], f"{name!r} row {i}: masterpoints")
         points = [float(row[1]) for row in rows]
         if points != sorted(points):
             raise ValueError(f"{name!r}: masterpoints must not fall as centres rise")
@@ -110,16 +100,7 @@ def _check_masterpoints(value: Json) -> None:
 
 def _check_promotion(value: Json) -> None:
     for name, v in value.items():
-        _nonnegative(v, f"the threshold of {name!r}")
-
-
-def _check_placing_bonus(value: Json) -> None:
-    previous = math.inf
-    for i, b in enumerate(value):
-        b = _nonnegative(b, f"entry {i}")
-        if b > previous:
-            raise ValueError("bonuses must not increase with the place")
-        previous = b
+        nonnegative_number(v, f"the threshold of {name!r}")
 
 
 PARAMS: tuple[ParamSpec, ...] = (
@@ -154,7 +135,7 @@ PARAMS: tuple[ParamSpec, ...] = (
         [],
         "Bonus masterpoints by place (entry 1 for 1st, ...), tied players sharing the average; "
         "none by default.",
-        check=_check_placing_bonus,
+        check=non_increasing_entries("bonuses must not increase with the place"),
     ),
 )
 
@@ -182,13 +163,8 @@ def centre_points(rows: Sequence[Sequence[float]], centres: int) -> float:
     return earned
 
 
-def placing_bonus(bonus: Sequence[float], place: int) -> float:
-    """The bonus of ``place`` (1-based), none past the table's end."""
-    return float(bonus[place - 1]) if place <= len(bonus) else NOTHING
-
-
 @dataclass(frozen=True, slots=True)
-class DaanzRater(BaseRater):
+class DaanzRater(StandingsRater):
     """A DAANZ ladder with resolved parameters."""
 
     @property
@@ -221,93 +197,62 @@ class DaanzRater(BaseRater):
         validate_standings(tournament)
         validate_centres(tournament, MAX_CENTRES)
 
-    def rate_tournament(
-        self,
-        tournament: Tournament,
-        before: Mapping[str, PlayerState],
-        ladder_state: Mapping[str, Json],
-    ) -> Outcome:
-        standings = tournament.standings
+    def standing_rule(self, tournament: Tournament) -> StandingRule:
         table = self.params["masterpoints"]
         bonus: list[float] = [float(b) for b in self.params["placing_bonus"]]
-        changes = []
-        for s, p in zip(standings, places(standings), strict=True):
-            old = before[s.player]
+
+        def rule(s: Placement, p: Place, old: PlayerState) -> tuple[PlayerState, dict[str, Json]]:
             held = self.classification_of(old)
             centres = s.centres if s.centres is not None else 0
             from_centres = centre_points(table[held], centres)
-            from_place = p.mean_over(lambda k: placing_bonus(bonus, k))
+            from_place = p.mean_over(lambda k: by_place(bonus, k))
             masterpoints = from_centres + from_place
             total = old.rating + masterpoints
             now = self.promoted(held, total)
             extra = dict(old.extra)
             extra[CLASSIFICATION] = now
-            changes.append(
-                Change(
-                    key=PlayerKey(s.player),
-                    before=old,
-                    after=PlayerState(rating=total, extra=frozen(extra)),
-                    details=frozen(
-                        {
-                            "classification": held,
-                            "centres": centres,
-                            "masterpoints": masterpoints,
-                            "centre_points": from_centres,
-                            "placing_bonus": from_place,
-                            "place": p.rank,
-                            "promoted_to": now if now != held else None,
-                        }
-                    ),
-                )
-            )
-        return Outcome(changes=tuple(changes))
+            return PlayerState(rating=total, extra=frozen(extra)), {
+                "classification": held,
+                "centres": centres,
+                "masterpoints": masterpoints,
+                "centre_points": from_centres,
+                "placing_bonus": from_place,
+                "place": p.rank,
+                "promoted_to": now if now != held else None,
+            }
 
-    def adjusted_state(
-        self,
-        previous: PlayerState | None,
-        rating: float,
-        deviation: float | None,
-        volatility: float | None,
-        at: datetime,
+        return rule
+
+    def adjusted_rating(
+        self, previous: PlayerState | None, rating: float, at: datetime
     ) -> PlayerState:
         """Sets the total; the classification is kept, promoted if the new total reaches a
         higher threshold (never demoted)."""
-        require_finite(("rating",), rating)
-        if deviation is not None:
-            raise InvalidEvent(("deviation",), "this system has no rating deviation")
-        if volatility is not None:
-            raise InvalidEvent(("volatility",), "this system has no volatility")
         state = previous if previous is not None else self.initial_state({})
         extra = dict(state.extra)
         extra[CLASSIFICATION] = self.promoted(self.classification_of(state), rating)
         return PlayerState(rating=rating, extra=frozen(extra))
 
 
-@dataclass(frozen=True, slots=True)
-class DaanzSystem:
-    """The ``daanz`` system: its description and a rater for given parameters."""
-
-    info: SystemInfo = INFO
-
-    def configure(self, params: Mapping[str, Json] | None = None) -> DaanzRater:
-        resolved = resolve(self.info.params, params)
-        order = [str(c) for c in resolved["classifications"]]
-        table = resolved["masterpoints"]
-        if sorted(table) != sorted(order):
-            raise InvalidParameter(
-                "masterpoints", f"must give a table for each classification: {', '.join(order)}"
-            )
-        promotion = resolved["promotion"]
-        if sorted(promotion) != sorted(order[1:]):
-            raise InvalidParameter(
-                "promotion",
-                f"must give a threshold for each classification above the first: "
-                f"{', '.join(order[1:]) or 'none'}",
-            )
-        thresholds = [float(promotion[name]) for name in order[1:]]
-        if any(b <= a for a, b in pairwise(thresholds)):
-            raise InvalidParameter("promotion", "thresholds must rise with the classification")
-        return DaanzRater(params=resolved)
+def check_params(params: Mapping[str, Json]) -> None:
+    """A masterpoints table for every classification, and thresholds for every one above the
+    first, rising with the classification."""
+    order = [str(c) for c in params["classifications"]]
+    table = params["masterpoints"]
+    if sorted(table) != sorted(order):
+        raise InvalidParameter(
+            "masterpoints", f"must give a table for each classification: {', '.join(order)}"
+        )
+    promotion = params["promotion"]
+    if sorted(promotion) != sorted(order[1:]):
+        raise InvalidParameter(
+            "promotion",
+            f"must give a threshold for each classification above the first: "
+            f"{', '.join(order[1:]) or 'none'}",
+        )
+    thresholds = [float(promotion[name]) for name in order[1:]]
+    if any(b <= a for a, b in pairwise(thresholds)):
+        raise InvalidParameter("promotion", "thresholds must rise with the classification")
 
 
-SYSTEM = DaanzSystem()
+SYSTEM = RatingSystem(info=INFO, rater=DaanzRater, check=check_params)

@@ -16,26 +16,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from app.engine.base import BaseRater
-from app.engine.params import ParamSpec, resolve
+from app.engine.base import RatingSystem
+from app.engine.params import ParamSpec
 from app.engine.placements import (
     TIE_RULES,
     TIES_SHARED,
-    places,
+    Place,
+    StandingRule,
+    StandingsRater,
     player_count,
     validate_rounds,
     validate_standings,
 )
 from app.engine.protocols import SystemInfo
-from app.engine.types import (
-    Change,
-    Json,
-    Outcome,
-    PlayerKey,
-    PlayerState,
-    Tournament,
-    frozen,
-)
+from app.engine.types import Json, Placement, PlayerState, Tournament
 
 #: "Each player begins with an initial rating of 40" (seed 000).
 INITIAL_RATING = 40.0
@@ -127,7 +121,7 @@ def tournament_value(N: int, rounds: int, world_championship: bool, counts: bool
 
 
 @dataclass(frozen=True, slots=True)
-class DptrRater(BaseRater):
+class DptrRater(StandingsRater):
     """A DPTR ladder with resolved parameters."""
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
@@ -137,52 +131,27 @@ class DptrRater(BaseRater):
         validate_standings(tournament)
         validate_rounds(tournament)
 
-    def rate_tournament(
-        self,
-        tournament: Tournament,
-        before: Mapping[str, PlayerState],
-        ladder_state: Mapping[str, Json],
-    ) -> Outcome:
-        standings = tournament.standings
-        N = player_count(standings)
+    def standing_rule(self, tournament: Tournament) -> StandingRule:
+        N = player_count(tournament.standings)
         ties = str(self.params["ties"])
         cutoff = date.fromisoformat(str(self.params["cutoff"]))
         TV = tournament_value(
             N, tournament.rounds, tournament.world_championship, tournament.held_on >= cutoff
         )
-        changes = []
-        for s, p in zip(standings, places(standings), strict=True):
+
+        def rule(s: Placement, p: Place, old: PlayerState) -> tuple[PlayerState, dict[str, Json]]:
             place = p.value(ties)
             P = percentile(N, place)
-            R = before[s.player].rating
+            R = old.rating
             R_new = R + TV / PERCENT * (P - R)
-            old = before[s.player]
-            changes.append(
-                Change(
-                    key=PlayerKey(s.player),
-                    before=old,
-                    after=PlayerState(rating=R_new, extra=old.extra),
-                    details=frozen(
-                        {
-                            "percentile": P,
-                            "tournament_value": TV,
-                            "place": p.rank if ties == TIES_SHARED else place,
-                            "players": N,
-                        }
-                    ),
-                )
-            )
-        return Outcome(changes=tuple(changes))
+            return PlayerState(rating=R_new, extra=old.extra), {
+                "percentile": P,
+                "tournament_value": TV,
+                "place": p.rank if ties == TIES_SHARED else place,
+                "players": N,
+            }
+
+        return rule
 
 
-@dataclass(frozen=True, slots=True)
-class DptrSystem:
-    """The ``dptr`` system: its description and a rater for given parameters."""
-
-    info: SystemInfo = INFO
-
-    def configure(self, params: Mapping[str, Json] | None = None) -> DptrRater:
-        return DptrRater(params=resolve(self.info.params, params))
-
-
-SYSTEM = DptrSystem()
+SYSTEM = RatingSystem(info=INFO, rater=DptrRater)

@@ -16,18 +16,13 @@ so a two-player game is plain Elo and the table is zero-sum (E_ij + E_ji = S_ij 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from app.engine.base import duel_score, require_player_count
-from app.engine.elo_family import (
-    EloFamilyRater,
-    EloFamilySystem,
-    duel_delta,
-    logistic_expected_score,
-)
+from app.engine.base import RatingSystem, duel_score, rated_change, require_player_count
+from app.engine.elo_family import EloFamilyRater, duel_delta, logistic_expected_score
 from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
-from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState, frozen
+from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState
 
 #: SYSTEMS.md "elo": defaults initial 1500, K 32, scale 400 (the usual chess-club values).
 INITIAL_RATING = 1500.0
@@ -82,12 +77,6 @@ class EloRater(EloFamilyRater):
     def validate_game(self, game: Game) -> None:
         require_player_count(game.participants, MIN_PLAYERS, None)
 
-    def expected_score(
-        self, player: PlayerState, opponent: PlayerState, game: Game | None = None
-    ) -> float:
-        """E of ``player`` against ``opponent``: the probability of winning a duel."""
-        return logistic_expected_score(player.rating, opponent.rating, float(self.params["scale"]))
-
     def rate_game(
         self,
         game: Game,
@@ -97,7 +86,7 @@ class EloRater(EloFamilyRater):
         players = game.participants
         N = len(players)
         K = float(self.params["k"])
-        scale = float(self.params["scale"])
+        scale = self.scale
         K_per_duel = K / (N - 1)
         keys = [PlayerKey(p.player) for p in players]
         states = [before[key] for key in keys]
@@ -132,15 +121,8 @@ class EloRater(EloFamilyRater):
                 "score": S_sum,
                 "duels": duels,
             }
-            changes.append(
-                Change(
-                    key=keys[i],
-                    before=states[i],
-                    after=replace(states[i], rating=rating),
-                    details=frozen(details),
-                )
-            )
+            changes.append(rated_change(keys[i], states[i], rating, details))
         return Outcome(changes=tuple(changes))
 
 
-SYSTEM = EloFamilySystem(info=INFO, rater=EloRater)
+SYSTEM = RatingSystem(info=INFO, rater=EloRater)

@@ -16,12 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 
 from app.engine.base import BaseRater
-from app.engine.params import resolve
-from app.engine.protocols import SystemInfo
-from app.engine.types import Json, PlayerState
+from app.engine.types import Game, Json, PlayerState
 
 #: The base of Elo's logistic curve: a rating difference of one ``scale`` means odds of 10:1.
 LOGISTIC_BASE = 10.0
@@ -47,22 +44,20 @@ def duel_delta(K: float, S: float, E: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class EloFamilyRater(BaseRater):
-    """Defaults shared by the family: a plain rating starting at the ``initial`` parameter."""
+    """Defaults shared by the family: a plain rating starting at the ``initial`` parameter, and
+    the logistic expected score over the ``scale`` parameter."""
+
+    @property
+    def scale(self) -> float:
+        """The divisor of the rating difference in E (Elo and NAF: the ``scale`` parameter)."""
+        return float(self.params["scale"])
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
         return PlayerState(rating=float(self.params["initial"]))
 
-
-RaterT = TypeVar("RaterT", bound=EloFamilyRater)
-
-
-@dataclass(frozen=True, slots=True)
-class EloFamilySystem(Generic[RaterT]):
-    """A system of the family: its description and the rater class its parameters configure."""
-
-    info: SystemInfo
-    rater: type[RaterT]
-
-    def configure(self, params: Mapping[str, Json] | None = None) -> RaterT:
-        """Validate ``params`` against ``info.params`` (InvalidParameter) and build the rater."""
-        return self.rater(params=resolve(self.info.params, params))
+    def expected_score(
+        self, player: PlayerState, opponent: PlayerState, game: Game | None = None
+    ) -> float:
+        """E = 1 / (1 + 10^((R_opp - R) / scale)), the probability that ``player`` wins a duel
+        against ``opponent`` (NAF's Win Probability; Fundox's implied win probability)."""
+        return logistic_expected_score(player.rating, opponent.rating, self.scale)

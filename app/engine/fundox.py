@@ -24,15 +24,10 @@ Draws (a shared best rank) are not in the seed; the ``draw_policy`` parameter de
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from app.engine.base import DRAW, WIN, require_player_count
-from app.engine.elo_family import (
-    EloFamilyRater,
-    EloFamilySystem,
-    duel_delta,
-    logistic_expected_score,
-)
+from app.engine.base import DRAW, WIN, RatingSystem, rated_change, require_player_count
+from app.engine.elo_family import EloFamilyRater, duel_delta, logistic_expected_score
 from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
 from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState, frozen
@@ -109,23 +104,19 @@ class FundoxRater(EloFamilyRater):
     def validate_game(self, game: Game) -> None:
         require_player_count(game.participants, MIN_PLAYERS, MAX_PLAYERS)
 
-    def expected_score(
-        self, player: PlayerState, opponent: PlayerState, game: Game | None = None
-    ) -> float:
-        """E = 1 / (1 + 10^((R_opp - R) / 800)), the win probability the pair amount implies.
-
-        The pair amount when ``player`` wins is ``max_exchange * (1 - E)``.
-        """
-        return logistic_expected_score(
-            player.rating, opponent.rating, float(self.params["divisor"])
-        )
+    @property
+    def scale(self) -> float:
+        """The ``divisor`` 800 of the pair amount, the scale of E = 1 / (1 + 10^((R_opp - R) /
+        800)): the win probability the pair amount implies (a win is worth
+        ``max_exchange * (1 - E)``)."""
+        return float(self.params["divisor"])
 
     def pair_amount(self, R_A: float, R_B: float, S_A: float) -> float:
         """What A gains (B loses) from a pair result S_A: max_exchange * (S_A - E_A).
 
         For S_A = 1 this is the seed's 16 / (1 + 10^((R_A - R_B) / 800)).
         """
-        E_A = logistic_expected_score(R_A, R_B, float(self.params["divisor"]))
+        E_A = logistic_expected_score(R_A, R_B, self.scale)
         return duel_delta(float(self.params["max_exchange"]), S_A, E_A)
 
     def rate_game(
@@ -185,18 +176,11 @@ class FundoxRater(EloFamilyRater):
 
         return Outcome(
             changes=tuple(
-                Change(
-                    key=keys[i],
-                    before=states[i],
-                    after=replace(states[i], rating=R[i] + delta[i]),
-                    details=frozen(
-                        {
-                            "role": roles[i],
-                            "draw_policy": policy,
-                            "pairs": pairs[i],
-                            "reason": None,
-                        }
-                    ),
+                rated_change(
+                    keys[i],
+                    states[i],
+                    R[i] + delta[i],
+                    {"role": roles[i], "draw_policy": policy, "pairs": pairs[i], "reason": None},
                 )
                 for i in range(len(players))
             )
@@ -212,4 +196,4 @@ class FundoxRater(EloFamilyRater):
         }
 
 
-SYSTEM = EloFamilySystem(info=INFO, rater=FundoxRater)
+SYSTEM = RatingSystem(info=INFO, rater=FundoxRater)

@@ -15,41 +15,24 @@ ratings r_j, deviations RD_j and scores s_j in one rating period:
 The cap of step 1 is the ladder's initial RD. Rating periods (``period`` parameter) are handled
 by :mod:`app.engine.periods`; in ``"game"`` mode each game is a period, so t = 1 between a
 player's consecutive games and a player's first game has no growth step. Multiplayer games are
-pairwise by rank. Leaderboards rank by ``r - 2.5 RD`` as for ``glicko2``.
+pairwise by rank. Leaderboards rank by ``r - 2.5 RD`` as for ``glicko2``; what the two share
+(rating a game's periods, the ranking value, adjustments) is
+:class:`app.engine.glicko_family.GlickoFamilyRater`, this module Glickman's steps 1 and 2.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import dataclass
 
-from app.engine.base import BaseRater, require_finite, require_player_count
+from app.engine.base import RatingSystem
 from app.engine.errors import InvalidEvent
-from app.engine.params import ParamSpec, resolve
-from app.engine.periods import (
-    PERIOD_CHOICES,
-    PERIOD_GAME,
-    PeriodResult,
-    Position,
-    adjusted_extra,
-    extra_for,
-    locate,
-    pairwise_scores,
-    period_index,
-)
+from app.engine.glicko_family import DEVIATION_MIN, GlickoFamilyRater, PeriodStep
+from app.engine.params import ParamSpec
+from app.engine.periods import PERIOD_CHOICES, PERIOD_GAME, PeriodResult, Position
 from app.engine.protocols import SystemInfo
-from app.engine.types import (
-    Change,
-    Game,
-    Json,
-    Outcome,
-    PlayerKey,
-    PlayerState,
-    Standing,
-    frozen,
-)
+from app.engine.types import Game, Json, PlayerState
 
 #: Glickman, "The Glicko system", step 2: q = ln 10 / 400.
 Q = math.log(10.0) / 400.0
@@ -63,14 +46,6 @@ INITIAL_DEVIATION = 350.0
 C = 34.6
 #: Seed 004 (NAF presentation, shared with glicko2): rank by r - 2.5 RD.
 RANKING_MULTIPLIER = 2.5
-#: Not from the sources, numerical guard: a deviation below one rating point carries no
-#: meaning, and keeps 1 / RD^2 finite.
-DEVIATION_MIN = 1.0
-#: Not from the sources: an adjusted rating must lie within this distance of the initial rating,
-#: so that E (1 - E) stays far from float underflow (which would make d^2 infinite).
-MAX_RATING_OFFSET = 5000.0
-#: A game needs two players to hold a duel.
-MIN_PLAYERS = 2
 
 PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec(
@@ -225,85 +200,27 @@ def rate_period(r: float, RD: float, opponents: Sequence[Opponent]) -> PeriodUpd
 
 
 @dataclass(frozen=True, slots=True)
-class GlickoRater(BaseRater):
+class GlickoRater(GlickoFamilyRater):
     """Glicko-1 configured with a ladder's parameters (see :data:`PARAMS`)."""
-
-    @property
-    def initial_rating(self) -> float:
-        return float(self.params["initial_rating"])
-
-    @property
-    def initial_deviation(self) -> float:
-        return float(self.params["initial_deviation"])
 
     @property
     def c(self) -> float:
         return float(self.params["c"])
 
-    @property
-    def period(self) -> str:
-        return str(self.params["period"])
-
-    @property
-    def ranking_multiplier(self) -> float:
-        return float(self.params["ranking_multiplier"])
-
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
         return PlayerState(rating=self.initial_rating, deviation=self.initial_deviation)
 
-    def _RD(self, state: PlayerState) -> float:
-        return self.initial_deviation if state.deviation is None else state.deviation
-
-    def ranking_value(self, state: PlayerState) -> float:
-        """r - ranking_multiplier * RD (the NAF presentation of seed 004)."""
-        return state.rating - self.ranking_multiplier * self._RD(state)
-
-    def standing(self, state: PlayerState) -> Standing:
-        return Standing(
-            rating=state.rating,
-            deviation=self._RD(state),
-            volatility=None,
-            ranking_value=self.ranking_value(state),
-        )
-
-    def adjusted_state(
+    def adjusted_values(
         self,
         previous: PlayerState | None,
         rating: float,
         deviation: float | None,
         volatility: float | None,
-        at: datetime,
     ) -> PlayerState:
-        """The state an administrator sets at ``at`` (API.md "Rating adjustments").
-
-        An omitted deviation keeps the previous (or initial) RD; Glicko-1 has no volatility.
-        In a calendar period mode the state is the start of the period containing ``at``: that
-        period's games are rated from it with no step-1 growth. In ``"game"`` mode the next
-        game is rated from it without growth.
-        """
-        require_finite(("rating",), rating)
-        if abs(rating - self.initial_rating) > MAX_RATING_OFFSET:
-            raise InvalidEvent(
-                ("rating",),
-                f"must be within {MAX_RATING_OFFSET:g} of the initial rating "
-                f"{self.initial_rating:g}, got {rating:g}",
-            )
+        """An omitted deviation keeps the previous (or initial) RD; Glicko-1 has no volatility."""
         if volatility is not None:
             raise InvalidEvent(("volatility",), "Glicko-1 has no volatility")
-        if deviation is None:
-            deviation = self.initial_deviation if previous is None else self._RD(previous)
-        require_finite(("deviation",), deviation)
-        if not DEVIATION_MIN <= deviation <= self.initial_deviation:
-            raise InvalidEvent(
-                ("deviation",),
-                f"must be between {DEVIATION_MIN:g} and the initial deviation "
-                f"{self.initial_deviation:g}, got {deviation:g}",
-            )
-        state = PlayerState(rating=rating, deviation=deviation)
-        return replace(state, extra=adjusted_extra(period_index(at, self.period), state))
-
-    def validate_game(self, game: Game) -> None:
-        require_player_count(game.participants, MIN_PLAYERS, None)
+        return PlayerState(rating=rating, deviation=self.adjusted_deviation(previous, deviation))
 
     def expected_score(
         self, player: PlayerState, opponent: PlayerState, game: Game | None = None
@@ -312,99 +229,32 @@ class GlickoRater(BaseRater):
         opponent's RD through g(RD_j) (the player's own RD does not enter, as in step 2)."""
         return E(player.rating, opponent.rating, self._RD(opponent))
 
-    def period_start(self, position: Position) -> tuple[PlayerState, int]:
-        """Step 1 for ``position``: the onset state and t, the periods grown over.
+    def idle_periods(self, position: Position) -> int:
+        """Step 1's t: the number of periods since the state (1 for consecutive periods, and
+        between consecutive games in ``"game"`` mode); 0 within the open period, for a new
+        player and right after an adjustment."""
+        return position.elapsed
 
-        t is the number of periods since the state (1 for consecutive periods, and between
-        consecutive games in ``"game"`` mode); 0 within the open period, for a new player and
-        right after an adjustment.
-        """
-        state = position.state
-        base = PlayerState(rating=state.rating, deviation=self._RD(state))
-        t = position.elapsed
-        if t <= 0:
-            return base, 0
-        RD = RD_onset(self._RD(base), t, self.c, self.initial_deviation)
-        return replace(base, deviation=RD), t
+    def grown_deviation(self, base: PlayerState, periods: int) -> float:
+        """Step 1: RD = min(sqrt(RD_old^2 + c^2 t), initial RD)."""
+        return RD_onset(self._RD(base), periods, self.c, self.initial_deviation)
 
-    def rate_game(
-        self,
-        game: Game,
-        before: Mapping[PlayerKey, PlayerState],
-        ladder_state: Mapping[str, Json],
-    ) -> Outcome:
-        players = game.participants
-        period = period_index(game.played_at, self.period)
-        keys = [PlayerKey(p.player) for p in players]
-        states = [before[key] for key in keys]
-        positions = [locate(state, period) for state in states]
-        starts = [self.period_start(position) for position in positions]
-        duels = pairwise_scores(players)
-
-        changes: list[Change] = []
-        for i, (state, position, (base, t)) in enumerate(
-            zip(states, positions, starts, strict=True)
-        ):
-            new_results = tuple(
-                PeriodResult(starts[j][0].rating, self._RD(starts[j][0]), S) for j, S in duels[i]
-            )
-            results = position.results + new_results
-            opponents = [
-                Opponent(res.opponent_rating, res.opponent_deviation, res.score) for res in results
-            ]
-            RD = self._RD(base)
-            update = rate_period(base.rating, RD, opponents)
-            after = PlayerState(
-                rating=update.r,
-                deviation=update.RD,
-                extra=extra_for(period, base, results),
-            )
-            first_new = len(position.results)
-            per_opponent = [
-                {
-                    "opponent": players[j].player,
-                    "score": S,
-                    "rating": starts[j][0].rating,
-                    "deviation": self._RD(starts[j][0]),
-                    "g": update.g[first_new + n],
-                    "E": update.E[first_new + n],
-                }
-                for n, (j, S) in enumerate(duels[i])
-            ]
-            d2 = update.d_squared
-            details: dict[str, Json] = {
-                "period": period,
-                "period_results": len(results),
-                "idle_periods": t,
-                "rating_start": base.rating,
-                "deviation_start": RD,
-                "q": Q,
-                "c": self.c,
-                "g": list(update.g),
-                "E": list(update.E),
-                "d_squared": d2,
-                "d": None if d2 is None else math.sqrt(d2),
-                "opponents": per_opponent,
-                "deviation_before": self._RD(state),
-                "deviation_after": update.RD,
-                "volatility_before": None,
-                "volatility_after": None,
-                "ranking_value_before": self.ranking_value(state),
-                "ranking_value_after": self.ranking_value(after),
-            }
-            changes.append(Change(key=keys[i], before=state, after=after, details=frozen(details)))
-        return Outcome(changes=tuple(changes))
+    def rate_results(self, base: PlayerState, results: tuple[PeriodResult, ...]) -> PeriodStep:
+        """Step 2 from the onset state ``base`` (after step 1) over the period's results."""
+        opponents = [
+            Opponent(res.opponent_rating, res.opponent_deviation, res.score) for res in results
+        ]
+        update = rate_period(base.rating, self._RD(base), opponents)
+        d2 = update.d_squared
+        terms: dict[str, Json] = {
+            "q": Q,
+            "c": self.c,
+            "g": list(update.g),
+            "E": list(update.E),
+            "d_squared": d2,
+            "d": None if d2 is None else math.sqrt(d2),
+        }
+        return PeriodStep(update.r, update.RD, None, update.g, update.E, terms)
 
 
-@dataclass(frozen=True, slots=True)
-class GlickoSystem:
-    """The ``glicko`` system: its description and its configured raters."""
-
-    info: SystemInfo
-
-    def configure(self, params: Mapping[str, Json] | None = None) -> GlickoRater:
-        """Validate ``params`` against :data:`PARAMS` (InvalidParameter) and build the rater."""
-        return GlickoRater(params=resolve(self.info.params, params))
-
-
-SYSTEM = GlickoSystem(info=INFO)
+SYSTEM = RatingSystem(info=INFO, rater=GlickoRater)

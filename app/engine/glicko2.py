@@ -17,7 +17,9 @@ phi = RD / 173.7178), for a player against opponents j with scores s_j in one ra
 
 A player who does not compete in a period keeps mu and sigma; phi grows to
 sqrt(phi^2 + sigma^2) (the no-game step). Rating periods (``period`` parameter) are handled by
-:mod:`app.engine.periods`; multiplayer games are pairwise by rank.
+:mod:`app.engine.periods`; multiplayer games are pairwise by rank. What Glicko-1 and Glicko-2
+share around the steps (rating a game's periods, the ranking value, adjustments) is
+:class:`app.engine.glicko_family.GlickoFamilyRater`.
 
 The NAF presentation ranks by ``ranking_value = r - 2.5 RD`` (seed 004: "subtracting 2.5 * phi
 from mu"), so a new coach (1500, 350) shows 625.
@@ -27,34 +29,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import dataclass
 
-from app.engine.base import BaseRater, require_finite, require_player_count
+from app.engine.base import RatingSystem, require_finite
 from app.engine.errors import InvalidEvent
-from app.engine.params import ParamSpec, resolve
-from app.engine.periods import (
-    PERIOD_CHOICES,
-    PERIOD_GAME,
-    PeriodResult,
-    Position,
-    adjusted_extra,
-    extra_for,
-    locate,
-    pairwise_scores,
-    period_index,
-)
+from app.engine.glicko_family import DEVIATION_MIN, GlickoFamilyRater, PeriodStep
+from app.engine.params import ParamSpec
+from app.engine.periods import PERIOD_CHOICES, PERIOD_GAME, PeriodResult, Position
 from app.engine.protocols import SystemInfo
-from app.engine.types import (
-    Change,
-    Game,
-    Json,
-    Outcome,
-    PlayerKey,
-    PlayerState,
-    Standing,
-    frozen,
-)
+from app.engine.types import Game, Json, PlayerState
 
 #: Glickman (2013), step 2: the factor between the Glicko scale and the Glicko-2 scale.
 SCALE = 173.7178
@@ -71,17 +54,11 @@ EPSILON = 0.000001
 #: Seed 004 (NAF): the ranking shown is mu - 2.5 phi on the display scale.
 RANKING_MULTIPLIER = 2.5
 #: Not from the sources, numerical guards: tau must keep (x - a) / tau^2 finite; a volatility
-#: must keep ln(sigma^2) finite; a deviation below one rating point carries no meaning.
+#: must keep ln(sigma^2) finite (the deviation's guard is the family's DEVIATION_MIN).
 TAU_MIN = 0.01
 TAU_MAX = 10.0
 VOLATILITY_MIN = 1e-9
 VOLATILITY_MAX = 1.0
-DEVIATION_MIN = 1.0
-#: Not from the sources: an adjusted rating must lie within this distance of the initial
-#: rating, so that E (1 - E) stays far from float underflow (which would make v infinite).
-MAX_RATING_OFFSET = 5000.0
-#: A game needs two players to hold a duel.
-MIN_PLAYERS = 2
 
 PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec(
@@ -349,16 +326,8 @@ def idle_phi(phi: float, sigma: float, periods: int, phi_max: float) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class Glicko2Rater(BaseRater):
+class Glicko2Rater(GlickoFamilyRater):
     """Glicko-2 configured with a ladder's parameters (see :data:`PARAMS`)."""
-
-    @property
-    def initial_rating(self) -> float:
-        return float(self.params["initial_rating"])
-
-    @property
-    def initial_deviation(self) -> float:
-        return float(self.params["initial_deviation"])
 
     @property
     def initial_volatility(self) -> float:
@@ -368,14 +337,6 @@ class Glicko2Rater(BaseRater):
     def tau(self) -> float:
         return float(self.params["tau"])
 
-    @property
-    def period(self) -> str:
-        return str(self.params["period"])
-
-    @property
-    def ranking_multiplier(self) -> float:
-        return float(self.params["ranking_multiplier"])
-
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
         return PlayerState(
             rating=self.initial_rating,
@@ -383,54 +344,18 @@ class Glicko2Rater(BaseRater):
             volatility=self.initial_volatility,
         )
 
-    def ranking_value(self, state: PlayerState) -> float:
-        """r - ranking_multiplier * RD (seed 004: mu - 2.5 phi on the display scale)."""
-        return state.rating - self.ranking_multiplier * self._RD(state)
-
-    def standing(self, state: PlayerState) -> Standing:
-        return Standing(
-            rating=state.rating,
-            deviation=self._RD(state),
-            volatility=self._sigma(state),
-            ranking_value=self.ranking_value(state),
-        )
-
-    def _RD(self, state: PlayerState) -> float:
-        return self.initial_deviation if state.deviation is None else state.deviation
-
     def _sigma(self, state: PlayerState) -> float:
         return self.initial_volatility if state.volatility is None else state.volatility
 
-    def adjusted_state(
+    def adjusted_values(
         self,
         previous: PlayerState | None,
         rating: float,
         deviation: float | None,
         volatility: float | None,
-        at: datetime,
     ) -> PlayerState:
-        """The state an administrator sets at ``at`` (API.md "Rating adjustments").
-
-        Omitted deviation / volatility keep the previous (or initial) values. In a calendar
-        period mode the state is the start of the period containing ``at``: that period's games
-        are rated from it with no idle growth. In ``"game"`` mode the next game is rated from it.
-        """
-        require_finite(("rating",), rating)
-        if abs(rating - self.initial_rating) > MAX_RATING_OFFSET:
-            raise InvalidEvent(
-                ("rating",),
-                f"must be within {MAX_RATING_OFFSET:g} of the initial rating "
-                f"{self.initial_rating:g}, got {rating:g}",
-            )
-        if deviation is None:
-            deviation = self.initial_deviation if previous is None else self._RD(previous)
-        require_finite(("deviation",), deviation)
-        if not DEVIATION_MIN <= deviation <= self.initial_deviation:
-            raise InvalidEvent(
-                ("deviation",),
-                f"must be between {DEVIATION_MIN:g} and the initial deviation "
-                f"{self.initial_deviation:g}, got {deviation:g}",
-            )
+        """Omitted deviation / volatility keep the previous (or initial) values."""
+        deviation = self.adjusted_deviation(previous, deviation)
         if volatility is None:
             volatility = self.initial_volatility if previous is None else self._sigma(previous)
         require_finite(("volatility",), volatility)
@@ -439,12 +364,7 @@ class Glicko2Rater(BaseRater):
                 ("volatility",),
                 f"must be between {VOLATILITY_MIN:g} and {VOLATILITY_MAX:g}, got {volatility:g}",
             )
-        state = PlayerState(rating=rating, deviation=deviation, volatility=volatility)
-        extra = adjusted_extra(period_index(at, self.period), state)
-        return replace(state, extra=extra)
-
-    def validate_game(self, game: Game) -> None:
-        require_player_count(game.participants, MIN_PLAYERS, None)
+        return PlayerState(rating=rating, deviation=deviation, volatility=volatility)
 
     def expected_score(
         self, player: PlayerState, opponent: PlayerState, game: Game | None = None
@@ -453,117 +373,59 @@ class Glicko2Rater(BaseRater):
         opponent's RD through g(phi_j) (the player's own RD does not enter, as in step 3)."""
         return E(to_mu(player.rating), to_mu(opponent.rating), to_phi(self._RD(opponent)))
 
-    def period_start(self, position: Position) -> tuple[PlayerState, int]:
-        """The period-start state for ``position`` and the number of empty periods grown over.
+    def idle_periods(self, position: Position) -> int:
+        """The number of empty periods since the state.
 
         An open period that held results was closed by Glickman's update (its phi* step is that
         period's growth), so only the periods after it are empty; an open period without
         results (an adjustment) is empty itself.
         """
-        state = position.state
-        base = PlayerState(
-            rating=state.rating, deviation=self._RD(state), volatility=self._sigma(state)
-        )
-        empty = max(position.elapsed - (1 if position.rated else 0), 0)
-        if empty == 0:
-            return base, 0
+        return max(position.elapsed - (1 if position.rated else 0), 0)
+
+    def grown_deviation(self, base: PlayerState, periods: int) -> float:
+        """The no-game step over ``periods`` empty periods, capped at the initial RD."""
         phi = idle_phi(
-            to_phi(self._RD(base)), self._sigma(base), empty, to_phi(self.initial_deviation)
+            to_phi(self._RD(base)), self._sigma(base), periods, to_phi(self.initial_deviation)
         )
-        return replace(base, deviation=to_RD(phi)), empty
+        return to_RD(phi)
 
-    def rate_game(
-        self,
-        game: Game,
-        before: Mapping[PlayerKey, PlayerState],
-        ladder_state: Mapping[str, Json],
-    ) -> Outcome:
-        players = game.participants
-        period = period_index(game.played_at, self.period)
-        keys = [PlayerKey(p.player) for p in players]
-        states = [before[key] for key in keys]
-        positions = [locate(state, period) for state in states]
-        starts = [self.period_start(position) for position in positions]
-        duels = pairwise_scores(players)
+    def rate_results(self, base: PlayerState, results: tuple[PeriodResult, ...]) -> PeriodStep:
+        """Steps 2-8 from the period-start state ``base`` over the period's results."""
+        opponents = [
+            Opponent(to_mu(res.opponent_rating), to_phi(res.opponent_deviation), res.score)
+            for res in results
+        ]
+        mu = to_mu(base.rating)
+        phi = to_phi(self._RD(base))
+        sigma = self._sigma(base)
+        # Interpretation (docs/systems/glicko2.md): step 6's phi* is the period's no-game
+        # growth, capped at the initial RD like the growth over empty periods.
         phi_max = to_phi(self.initial_deviation)
-
-        changes: list[Change] = []
-        for i, (state, position, (base, idle)) in enumerate(
-            zip(states, positions, starts, strict=True)
-        ):
-            new_results = tuple(
-                PeriodResult(starts[j][0].rating, self._RD(starts[j][0]), S) for j, S in duels[i]
-            )
-            results = position.results + new_results
-            opponents = [
-                Opponent(to_mu(res.opponent_rating), to_phi(res.opponent_deviation), res.score)
-                for res in results
-            ]
-            mu = to_mu(base.rating)
-            phi = to_phi(self._RD(base))
-            sigma = self._sigma(base)
-            # Interpretation (docs/systems/glicko2.md): step 6's phi* is the period's no-game
-            # growth, capped at the initial RD like the growth over empty periods.
-            update = rate_period(mu, phi, sigma, opponents, self.tau, EPSILON, phi_max)
-            after = PlayerState(
-                # Step 8, r' = 173.7178 mu' + 1500, written as r + 173.7178 (mu' - mu) so that
-                # a change too small for float64 never turns into a rounding error of the
-                # opposite sign.
-                rating=base.rating + SCALE * (update.mu - mu),
-                deviation=to_RD(update.phi),
-                volatility=update.sigma,
-                extra=extra_for(period, base, results),
-            )
-            first_new = len(position.results)
-            per_opponent = [
-                {
-                    "opponent": players[j].player,
-                    "score": S,
-                    "rating": starts[j][0].rating,
-                    "deviation": self._RD(starts[j][0]),
-                    "g": update.g[first_new + n],
-                    "E": update.E[first_new + n],
-                }
-                for n, (j, S) in enumerate(duels[i])
-            ]
-            details: dict[str, Json] = {
-                "period": period,
-                "period_results": len(results),
-                "idle_periods": idle,
-                "rating_start": base.rating,
-                "deviation_start": self._RD(base),
-                "volatility_start": sigma,
-                "mu": mu,
-                "phi": phi,
-                "g": list(update.g),
-                "E": list(update.E),
-                "v": update.v,
-                "delta": update.Delta,
-                "phi_star": update.phi_star,
-                "mu_prime": update.mu,
-                "phi_prime": update.phi,
-                "tau": self.tau,
-                "opponents": per_opponent,
-                "deviation_before": self._RD(state),
-                "deviation_after": after.deviation,
-                "volatility_before": self._sigma(state),
-                "volatility_after": after.volatility,
-                "ranking_value_before": self.ranking_value(state),
-                "ranking_value_after": self.ranking_value(after),
-            }
-            changes.append(Change(key=keys[i], before=state, after=after, details=frozen(details)))
-        return Outcome(changes=tuple(changes))
+        update = rate_period(mu, phi, sigma, opponents, self.tau, EPSILON, phi_max)
+        terms: dict[str, Json] = {
+            "volatility_start": sigma,
+            "mu": mu,
+            "phi": phi,
+            "g": list(update.g),
+            "E": list(update.E),
+            "v": update.v,
+            "delta": update.Delta,
+            "phi_star": update.phi_star,
+            "mu_prime": update.mu,
+            "phi_prime": update.phi,
+            "tau": self.tau,
+        }
+        return PeriodStep(
+            # Step 8, r' = 173.7178 mu' + 1500, written as r + 173.7178 (mu' - mu) so that a
+            # change too small for float64 never turns into a rounding error of the opposite
+            # sign.
+            rating=base.rating + SCALE * (update.mu - mu),
+            deviation=to_RD(update.phi),
+            volatility=update.sigma,
+            g=update.g,
+            E=update.E,
+            terms=terms,
+        )
 
 
-@dataclass(frozen=True, slots=True)
-class Glicko2System:
-    """The ``glicko2`` system: its description and its configured raters."""
-
-    info: SystemInfo
-
-    def configure(self, params: Mapping[str, Json] | None = None) -> Glicko2Rater:
-        """Validate ``params`` against :data:`PARAMS` (InvalidParameter) and build the rater."""
-        return Glicko2Rater(params=resolve(self.info.params, params))
-
-
-SYSTEM = Glicko2System(info=INFO)
+SYSTEM = RatingSystem(info=INFO, rater=Glicko2Rater)

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.engine.base import BaseRater, require_finite
+from app.engine.base import BaseRater, RatingSystem
 from app.engine.diplomacy import (
     FULL_GAME_PLAYERS,
     START_YEAR,
@@ -30,7 +30,7 @@ from app.engine.diplomacy import (
     read_game,
 )
 from app.engine.errors import InvalidEvent
-from app.engine.params import ParamSpec, resolve
+from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
 from app.engine.types import (
     Change,
@@ -160,22 +160,15 @@ class KinzettRater(BaseRater):
         primary, secondary = sort_key(state)
         return Standing(rating=primary, tiebreak=secondary)
 
-    def adjusted_state(
-        self,
-        previous: PlayerState | None,
-        rating: float,
-        deviation: float | None,
-        volatility: float | None,
-        at: datetime,
-    ) -> PlayerState:
-        """An adjustment sets total primary points; secondary points and games are kept."""
-        require_finite(("rating",), rating)
+    def check_adjusted_rating(self, rating: float) -> None:
+        """An adjustment sets total primary points, which are never negative."""
         if rating < 0:
             raise InvalidEvent(("rating",), f"primary points cannot be negative, got {rating}")
-        if deviation is not None:
-            raise InvalidEvent(("deviation",), "this system has no rating deviation")
-        if volatility is not None:
-            raise InvalidEvent(("volatility",), "this system has no volatility")
+
+    def adjusted_rating(
+        self, previous: PlayerState | None, rating: float, at: datetime
+    ) -> PlayerState:
+        """An adjustment sets total primary points; secondary points and games are kept."""
         if previous is None:
             return _state(float(rating), 0.0, 0)
         return _state(float(rating), secondary_total(previous), games_played(previous))
@@ -247,16 +240,4 @@ class KinzettRater(BaseRater):
         return Outcome(changes=tuple(changes))
 
 
-@dataclass(frozen=True, slots=True)
-class KinzettSystem:
-    """The ``kinzett`` system: description and configuration."""
-
-    @property
-    def info(self) -> SystemInfo:
-        return INFO
-
-    def configure(self, params: Mapping[str, Json] | None = None) -> KinzettRater:
-        return KinzettRater(params=resolve(INFO.params, params))
-
-
-SYSTEM = KinzettSystem()
+SYSTEM = RatingSystem(info=INFO, rater=KinzettRater)

@@ -28,9 +28,9 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from app.engine.base import BaseRater
+from app.engine.base import BaseRater, RatingSystem
 from app.engine.diplomacy import FULL_GAME_PLAYERS, POWERS, DiplomacyGame, read_game
-from app.engine.params import ParamSpec, resolve
+from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
 from app.engine.types import (
     Change,
@@ -322,16 +322,4 @@ class NadfRater(BaseRater):
         return Outcome(changes=tuple(changes), ladder_state=frozen({BASE_KEY: base_after}))
 
 
-@dataclass(frozen=True, slots=True)
-class NadfSystem:
-    """The ``nadf`` system: description and configuration."""
-
-    @property
-    def info(self) -> SystemInfo:
-        return INFO
-
-    def configure(self, params: Mapping[str, Json] | None = None) -> NadfRater:
-        return NadfRater(params=resolve(INFO.params, params))
-
-
-SYSTEM = NadfSystem()
+SYSTEM = RatingSystem(info=INFO, rater=NadfRater)

@@ -16,28 +16,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from app.engine.base import duel_score, require_player_count
-from app.engine.elo_family import (
-    EloFamilyRater,
-    EloFamilySystem,
-    duel_delta,
-    logistic_expected_score,
-)
+from app.engine.base import RatingSystem, duel_score, rated_change, require_player_count
+from app.engine.elo_family import EloFamilyRater, duel_delta
 from app.engine.errors import InvalidEvent
 from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
-from app.engine.types import (
-    Change,
-    EventContext,
-    Game,
-    Json,
-    Outcome,
-    PlayerKey,
-    PlayerState,
-    frozen,
-)
+from app.engine.types import Change, EventContext, Game, Json, Outcome, PlayerKey, PlayerState
 
 #: Seed 004: "Each coach starts with a Coach Rating (CR) of 150 for every official ... roster."
 INITIAL_RATING = 150.0
@@ -143,12 +129,6 @@ class NafRater(EloFamilyRater):
                 )
         self.coaches_counted(game.event)
 
-    def expected_score(
-        self, player: PlayerState, opponent: PlayerState, game: Game | None = None
-    ) -> float:
-        """The seed's Win Probability 1 / (10^((R_opp - R_you) / 150) + 1)."""
-        return logistic_expected_score(player.rating, opponent.rating, float(self.params["scale"]))
-
     def rate_game(
         self,
         game: Game,
@@ -179,15 +159,8 @@ class NafRater(EloFamilyRater):
                 "opponent_faction": opponent.faction,
                 "opponent_rating": states[j].rating,
             }
-            changes.append(
-                Change(
-                    key=keys[i],
-                    before=states[i],
-                    after=replace(states[i], rating=rating),
-                    details=frozen(details),
-                )
-            )
+            changes.append(rated_change(keys[i], states[i], rating, details))
         return Outcome(changes=tuple(changes))
 
 
-SYSTEM = EloFamilySystem(info=INFO, rater=NafRater)
+SYSTEM = RatingSystem(info=INFO, rater=NafRater)

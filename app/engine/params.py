@@ -14,6 +14,9 @@ from typing import Literal
 from app.engine.errors import InvalidParameter
 from app.engine.types import Json, frozen
 
+#: The error of :func:`non_increasing_entries` for an empty list when entries are required.
+NO_ENTRIES = "must have at least one entry"
+
 ParamType = Literal["number", "integer", "string", "boolean", "date", "object", "array"]
 
 
@@ -89,6 +92,33 @@ class ParamSpec:
             except (ValueError, TypeError, KeyError) as exc:
                 raise InvalidParameter(name, str(exc)) from exc
         return value
+
+
+def nonnegative_number(value: Json, what: str) -> float:
+    """``value`` as a float; ValueError naming ``what`` unless it is a finite number >= 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number")
+    if value < 0:
+        raise ValueError(f"{what} must be at least 0, got {value}")
+    return float(value)
+
+
+def non_increasing_entries(increase: str, *, non_empty: bool = False) -> Callable[[Json], None]:
+    """A :attr:`ParamSpec.check` for a table by place (entry 1 for 1st, ...): finite numbers
+    >= 0 that never increase with the place. ``increase`` is the message for an entry larger
+    than the one before; with ``non_empty`` the table needs an entry."""
+
+    def check(value: Json) -> None:
+        if non_empty and not value:
+            raise ValueError(NO_ENTRIES)
+        previous = math.inf
+        for i, entry in enumerate(value):
+            number = nonnegative_number(entry, f"entry {i}")
+            if number > previous:
+                raise ValueError(increase)
+            previous = number
+
+    return check
 
 
 def resolve(specs: Sequence[ParamSpec], given: Mapping[str, Json] | None) -> Mapping[str, Json]:

@@ -12,11 +12,21 @@ of ranked players) is the number of standings.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from app.engine.base import BaseRater
 from app.engine.errors import InvalidEvent
-from app.engine.types import Placement, Tournament
+from app.engine.types import (
+    Change,
+    Json,
+    Outcome,
+    Placement,
+    PlayerKey,
+    PlayerState,
+    Tournament,
+    frozen,
+)
 
 #: Tie rule "shared": tied players take the shared (best) place (seed 000's WBC 2012 table:
 #: three players 7th of 33 all score 80.30).
@@ -32,6 +42,9 @@ MIN_STANDINGS = 2
 BEST_RANK = 1
 #: The fewest rounds an event can have (DPTR distinguishes one round from more).
 MIN_ROUNDS = 1
+#: A place past the end of a by-place table earns nothing (seed 001, C-Diplo: "If you're at
+#: another place, you have no bonus point").
+PAST_TABLE = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +81,44 @@ def places(standings: Sequence[Placement]) -> tuple[Place, ...]:
     """The place of each standing, in input order."""
     tied = Counter(s.rank for s in standings)
     return tuple(Place(rank=s.rank, tied=tied[s.rank]) for s in standings)
+
+
+def by_place(table: Sequence[float], place: int) -> float:
+    """The entry of ``place`` (1-based) in a by-place table (entry 1 for 1st, ...), nothing
+    past its end: C-Diplo's bonus (seed 001), DAANZ's placing bonus."""
+    return float(table[place - 1]) if place <= len(table) else PAST_TABLE
+
+
+#: How a system rates one standing: ``(standing, place, state before)`` -> (state after,
+#: the change's details).
+StandingRule = Callable[[Placement, Place, PlayerState], tuple[PlayerState, Mapping[str, Json]]]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRater(BaseRater):
+    """A tournament system that rates each standing on its own (DPTR, C-Diplo, WPE, DAANZ):
+    a change per standing, in input order, by the :meth:`standing_rule` of the event."""
+
+    def standing_rule(self, tournament: Tournament) -> StandingRule:
+        """How this system rates one standing of ``tournament`` (the event's terms bound)."""
+        raise NotImplementedError
+
+    def rate_tournament(
+        self,
+        tournament: Tournament,
+        before: Mapping[str, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        rule = self.standing_rule(tournament)
+        standings = tournament.standings
+        changes = []
+        for s, p in zip(standings, places(standings), strict=True):
+            old = before[s.player]
+            after, details = rule(s, p, old)
+            changes.append(
+                Change(key=PlayerKey(s.player), before=old, after=after, details=frozen(details))
+            )
+        return Outcome(changes=tuple(changes))
 
 
 def player_count(standings: Sequence[Placement]) -> int:

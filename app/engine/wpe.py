@@ -26,20 +26,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from app.engine.base import BaseRater, require_finite
+from app.engine.base import RatingSystem
 from app.engine.errors import InvalidEvent, InvalidParameter
-from app.engine.params import ParamSpec, resolve
-from app.engine.placements import places, player_count, validate_standings
-from app.engine.protocols import SystemInfo
-from app.engine.types import (
-    Change,
-    Json,
-    Outcome,
-    PlayerKey,
-    PlayerState,
-    Tournament,
-    frozen,
+from app.engine.params import ParamSpec, non_increasing_entries, nonnegative_number
+from app.engine.placements import (
+    Place,
+    StandingRule,
+    StandingsRater,
+    player_count,
+    validate_standings,
 )
+from app.engine.protocols import SystemInfo
+from app.engine.types import Json, Placement, PlayerState, Tournament, frozen
 
 #: The class a World Championship always has (SYSTEMS.md: world_championship implies it).
 WORLD = "world"
@@ -95,17 +93,9 @@ EVENTS = "events"
 MAX_WINDOW_YEARS = 100
 
 
-def _number(value: Json, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{what} must be a finite number")
-    if value < 0:
-        raise ValueError(f"{what} must be at least 0, got {value}")
-    return float(value)
-
-
 def _check_by_class(value: Json) -> None:
     for name, v in value.items():
-        _number(v, f"the value of {name!r}")
+        nonnegative_number(v, f"the value of {name!r}")
 
 
 def _check_influence(value: Json) -> None:
@@ -128,26 +118,15 @@ def _row_checker(integer_values: bool) -> Callable[[Json], None]:
         for i, row in enumerate(value):
             if not isinstance(row, list | tuple) or len(row) != 2:
                 raise ValueError(f"row {i} must be [lowest effective count, value]")
-            low = _number(row[0], f"row {i}'s effective count")
+            low = nonnegative_number(row[0], f"row {i}'s effective count")
             if low >= previous:
                 raise ValueError("rows must go from the largest effective count down")
             previous = low
             if integer_values and (isinstance(row[1], bool) or not isinstance(row[1], int)):
                 raise ValueError(f"row {i}'s value must be an integer")
-            _number(row[1], f"row {i}'s value")
+            nonnegative_number(row[1], f"row {i}'s value")
 
     return check
-
-
-def _check_base(value: Json) -> None:
-    if not value:
-        raise ValueError("must have at least one entry")
-    previous = math.inf
-    for i, b in enumerate(value):
-        b = _number(b, f"entry {i}")
-        if b > previous:
-            raise ValueError("base points must not increase with the place")
-        previous = b
 
 
 PARAMS: tuple[ParamSpec, ...] = (
@@ -196,7 +175,9 @@ PARAMS: tuple[ParamSpec, ...] = (
         list(DEFAULT_BASE),
         "Base points of places 1..m (12, 8, 6, 4); places m < k <= n fall linearly from the "
         "last entry: b_m - (k - m)*b_m/(n - m + 1).",
-        check=_check_base,
+        check=non_increasing_entries(
+            "base points must not increase with the place", non_empty=True
+        ),
     ),
     ParamSpec(
         "window_years",
@@ -276,7 +257,7 @@ def _state(events: list[tuple[date, float]], extra: Mapping[str, Json]) -> Playe
 
 
 @dataclass(frozen=True, slots=True)
-class WpeRater(BaseRater):
+class WpeRater(StandingsRater):
     """A WPE ladder with resolved parameters."""
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
@@ -303,12 +284,7 @@ class WpeRater(BaseRater):
         if cls not in self.params["influence"]:
             raise InvalidEvent(("class",), f"unknown event class {cls!r} (one of: {known})")
 
-    def rate_tournament(
-        self,
-        tournament: Tournament,
-        before: Mapping[str, PlayerState],
-        ladder_state: Mapping[str, Json],
-    ) -> Outcome:
+    def standing_rule(self, tournament: Tournament) -> StandingRule:
         params = self.params
         standings = tournament.standings
         N = player_count(standings)
@@ -322,56 +298,37 @@ class WpeRater(BaseRater):
         )
         base: list[float] = [float(b) for b in params["base"]]
         start = window_start(tournament.held_on, int(params["window_years"]))
-        changes = []
-        for s, p in zip(standings, places(standings), strict=True):
+
+        def rule(s: Placement, p: Place, old: PlayerState) -> tuple[PlayerState, dict[str, Json]]:
             b = p.mean_over(lambda k: base_points(base, n, k))
             score = (influence + inflow) * b
-            old = before[s.player]
             previous = _events(old)
             kept = _in_window(previous, start, tournament.held_on)
             dropped = math.fsum(v for _, v in previous) - math.fsum(v for _, v in kept)
             if score != NOTHING:
                 kept.append((tournament.held_on, score))
-            changes.append(
-                Change(
-                    key=PlayerKey(s.player),
-                    before=old,
-                    after=_state(kept, old.extra),
-                    details=frozen(
-                        {
-                            "points": score,
-                            "influence": influence,
-                            "inflow": inflow,
-                            "effective_players": effective,
-                            "awarded_places": n,
-                            "base": b,
-                            "place": p.rank,
-                            "tied": p.tied,
-                            "players": N,
-                            "class": cls,
-                            "window_start": start.isoformat(),
-                            "dropped_points": dropped,
-                        }
-                    ),
-                )
-            )
-        return Outcome(changes=tuple(changes))
+            return _state(kept, old.extra), {
+                "points": score,
+                "influence": influence,
+                "inflow": inflow,
+                "effective_players": effective,
+                "awarded_places": n,
+                "base": b,
+                "place": p.rank,
+                "tied": p.tied,
+                "players": N,
+                "class": cls,
+                "window_start": start.isoformat(),
+                "dropped_points": dropped,
+            }
 
-    def adjusted_state(
-        self,
-        previous: PlayerState | None,
-        rating: float,
-        deviation: float | None,
-        volatility: float | None,
-        at: datetime,
+        return rule
+
+    def adjusted_rating(
+        self, previous: PlayerState | None, rating: float, at: datetime
     ) -> PlayerState:
         """An adjustment is kept as a scored entry dated ``at``: the difference between the
         new rating and the window's sum at ``at``; it leaves the window like an event."""
-        require_finite(("rating",), rating)
-        if deviation is not None:
-            raise InvalidEvent(("deviation",), "this system has no rating deviation")
-        if volatility is not None:
-            raise InvalidEvent(("volatility",), "this system has no volatility")
         state = previous if previous is not None else self.initial_state({})
         day = at.date()
         kept = _in_window(_events(state), window_start(day, int(self.params["window_years"])), day)
@@ -381,22 +338,15 @@ class WpeRater(BaseRater):
         return _state(kept, state.extra)
 
 
-@dataclass(frozen=True, slots=True)
-class WpeSystem:
-    """The ``wpe`` system: its description and a rater for given parameters."""
-
-    info: SystemInfo = INFO
-
-    def configure(self, params: Mapping[str, Json] | None = None) -> WpeRater:
-        resolved = resolve(self.info.params, params)
-        classes = resolved["influence"]
-        for name in ("extra_places", "effective_floor"):
-            unknown = sorted(set(resolved[name]) - set(classes))
-            if unknown:
-                raise InvalidParameter(
-                    name, f"names classes missing from influence: {', '.join(unknown)}"
-                )
-        return WpeRater(params=resolved)
+def check_params(params: Mapping[str, Json]) -> None:
+    """Every class named by ``extra_places`` and ``effective_floor`` has an influence."""
+    classes = params["influence"]
+    for name in ("extra_places", "effective_floor"):
+        unknown = sorted(set(params[name]) - set(classes))
+        if unknown:
+            raise InvalidParameter(
+                name, f"names classes missing from influence: {', '.join(unknown)}"
+            )
 
 
-SYSTEM = WpeSystem()
+SYSTEM = RatingSystem(info=INFO, rater=WpeRater, check=check_params)

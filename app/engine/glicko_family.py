@@ -1,0 +1,253 @@
+"""What ``glicko`` and ``glicko2`` share around Glickman's formulas (SYSTEMS.md "Glicko family").
+
+Both systems (M. E. Glickman, "The Glicko system" and "Example of the Glicko-2 system", Boston
+University, 2013):
+
+* hold a rating r and a deviation RD, starting at the ``initial_rating`` / ``initial_deviation``
+  parameters; RD never grows past the initial RD;
+* rate a player's games in a rating period together from its period-start state, opponents
+  entering with their period-start values (:mod:`app.engine.periods`), multiplayer games being
+  pairwise by rank;
+* rank the leaderboard by ``ranking_value = r - ranking_multiplier * RD`` (seed
+  004_3c56f4e0f8d4dd82.txt, the NAF presentation: "subtracting 2.5 * phi from mu");
+* accept an administrator's rating and RD within the same bounds.
+
+:class:`GlickoFamilyRater` holds that; each system's module keeps its paper's mathematics (Glicko-1:
+q, g, E, d^2, r', RD'; Glicko-2: mu, phi, g, E, v, Delta, sigma', phi*, phi', mu') and plugs it in
+through :meth:`~GlickoFamilyRater.idle_periods`, :meth:`~GlickoFamilyRater.grown_deviation`,
+:meth:`~GlickoFamilyRater.rate_results` and :meth:`~GlickoFamilyRater.adjusted_values`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from app.engine.base import BaseRater, require_finite, require_player_count
+from app.engine.errors import InvalidEvent
+from app.engine.periods import (
+    PeriodResult,
+    Position,
+    adjusted_extra,
+    extra_for,
+    locate,
+    pairwise_scores,
+    period_index,
+)
+from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState, Standing, frozen
+
+#: Not from the sources, numerical guard: a deviation below one rating point carries no
+#: meaning, and keeps 1 / RD^2 finite.
+DEVIATION_MIN = 1.0
+#: Not from the sources: an adjusted rating must lie within this distance of the initial rating,
+#: so that E (1 - E) stays far from float underflow (which would make Glicko-1's d^2 or
+#: Glicko-2's v infinite).
+MAX_RATING_OFFSET = 5000.0
+#: A game needs two players to hold a duel.
+MIN_PLAYERS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodStep:
+    """A system's update of one player over its rating period, on the Glicko scale.
+
+    ``g`` and ``E`` hold the system's g and E for each result of the period, in order; ``terms``
+    the paper's intermediate values, as the change's details show them.
+    """
+
+    rating: float
+    deviation: float
+    volatility: float | None
+    g: tuple[float, ...]
+    E: tuple[float, ...]
+    terms: Mapping[str, Json]
+
+
+@dataclass(frozen=True, slots=True)
+class GlickoFamilyRater(BaseRater):
+    """A Glicko-family system configured with a ladder's parameters.
+
+    The parameters ``initial_rating``, ``initial_deviation``, ``period`` and
+    ``ranking_multiplier`` are common to the family; a subclass supplies the system's growth over
+    idle periods, its rating-period update and its volatility.
+    """
+
+    @property
+    def initial_rating(self) -> float:
+        return float(self.params["initial_rating"])
+
+    @property
+    def initial_deviation(self) -> float:
+        return float(self.params["initial_deviation"])
+
+    @property
+    def period(self) -> str:
+        return str(self.params["period"])
+
+    @property
+    def ranking_multiplier(self) -> float:
+        return float(self.params["ranking_multiplier"])
+
+    def _RD(self, state: PlayerState) -> float:
+        return self.initial_deviation if state.deviation is None else state.deviation
+
+    def _sigma(self, state: PlayerState) -> float | None:
+        """The volatility sigma of ``state``; None for a system without one (Glicko-1)."""
+        return None
+
+    def ranking_value(self, state: PlayerState) -> float:
+        """r - ranking_multiplier * RD (seed 004: mu - 2.5 phi on the display scale)."""
+        return state.rating - self.ranking_multiplier * self._RD(state)
+
+    def standing(self, state: PlayerState) -> Standing:
+        return Standing(
+            rating=state.rating,
+            deviation=self._RD(state),
+            volatility=self._sigma(state),
+            ranking_value=self.ranking_value(state),
+        )
+
+    def validate_game(self, game: Game) -> None:
+        require_player_count(game.participants, MIN_PLAYERS, None)
+
+    # --- Adjustments ---------------------------------------------------------------------------
+
+    def adjusted_state(
+        self,
+        previous: PlayerState | None,
+        rating: float,
+        deviation: float | None,
+        volatility: float | None,
+        at: datetime,
+    ) -> PlayerState:
+        """The state an administrator sets at ``at`` (API.md "Rating adjustments").
+
+        The rating must lie within :data:`MAX_RATING_OFFSET` of the initial rating; the system
+        checks deviation and volatility (:meth:`adjusted_values`), an omitted one keeping the
+        previous (or initial) value. In a calendar period mode the state is the start of the
+        period containing ``at``: that period's games are rated from it with no idle growth. In
+        ``"game"`` mode the next game is rated from it without growth.
+        """
+        require_finite(("rating",), rating)
+        if abs(rating - self.initial_rating) > MAX_RATING_OFFSET:
+            raise InvalidEvent(
+                ("rating",),
+                f"must be within {MAX_RATING_OFFSET:g} of the initial rating "
+                f"{self.initial_rating:g}, got {rating:g}",
+            )
+        state = self.adjusted_values(previous, rating, deviation, volatility)
+        return replace(state, extra=adjusted_extra(period_index(at, self.period), state))
+
+    def adjusted_values(
+        self,
+        previous: PlayerState | None,
+        rating: float,
+        deviation: float | None,
+        volatility: float | None,
+    ) -> PlayerState:
+        """The adjusted state's values for a checked ``rating`` (InvalidEvent when one is out
+        of range for the system)."""
+        raise NotImplementedError
+
+    def adjusted_deviation(self, previous: PlayerState | None, deviation: float | None) -> float:
+        """An adjustment's RD: the previous (or initial) RD when omitted; it must lie between
+        :data:`DEVIATION_MIN` and the initial RD."""
+        if deviation is None:
+            deviation = self.initial_deviation if previous is None else self._RD(previous)
+        require_finite(("deviation",), deviation)
+        if not DEVIATION_MIN <= deviation <= self.initial_deviation:
+            raise InvalidEvent(
+                ("deviation",),
+                f"must be between {DEVIATION_MIN:g} and the initial deviation "
+                f"{self.initial_deviation:g}, got {deviation:g}",
+            )
+        return deviation
+
+    # --- Rating periods ------------------------------------------------------------------------
+
+    def idle_periods(self, position: Position) -> int:
+        """The number of periods over which the deviation of ``position``'s state grows."""
+        raise NotImplementedError
+
+    def grown_deviation(self, base: PlayerState, periods: int) -> float:
+        """The RD of ``base`` after growing over ``periods`` >= 1 idle periods."""
+        raise NotImplementedError
+
+    def rate_results(self, base: PlayerState, results: tuple[PeriodResult, ...]) -> PeriodStep:
+        """The system's update of a player from its period-start state ``base`` with all the
+        period's ``results``."""
+        raise NotImplementedError
+
+    def period_start(self, position: Position) -> tuple[PlayerState, int]:
+        """The period-start state for ``position`` and the number of idle periods grown over
+        (:meth:`idle_periods`; none: the state as it is)."""
+        state = position.state
+        base = PlayerState(
+            rating=state.rating, deviation=self._RD(state), volatility=self._sigma(state)
+        )
+        idle = self.idle_periods(position)
+        if idle <= 0:
+            return base, 0
+        return replace(base, deviation=self.grown_deviation(base, idle)), idle
+
+    def rate_game(
+        self,
+        game: Game,
+        before: Mapping[PlayerKey, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        """Rate each player's period with this game's pairwise results added to the results it
+        already has in the period (opponents at their period-start values)."""
+        players = game.participants
+        period = period_index(game.played_at, self.period)
+        keys = [PlayerKey(p.player) for p in players]
+        states = [before[key] for key in keys]
+        positions = [locate(state, period) for state in states]
+        starts = [self.period_start(position) for position in positions]
+        duels = pairwise_scores(players)
+
+        changes: list[Change] = []
+        for i, (state, position, (base, idle)) in enumerate(
+            zip(states, positions, starts, strict=True)
+        ):
+            new_results = tuple(
+                PeriodResult(starts[j][0].rating, self._RD(starts[j][0]), S) for j, S in duels[i]
+            )
+            results = position.results + new_results
+            step = self.rate_results(base, results)
+            after = PlayerState(
+                rating=step.rating,
+                deviation=step.deviation,
+                volatility=step.volatility,
+                extra=extra_for(period, base, results),
+            )
+            first_new = len(position.results)
+            per_opponent = [
+                {
+                    "opponent": players[j].player,
+                    "score": S,
+                    "rating": starts[j][0].rating,
+                    "deviation": self._RD(starts[j][0]),
+                    "g": step.g[first_new + n],
+                    "E": step.E[first_new + n],
+                }
+                for n, (j, S) in enumerate(duels[i])
+            ]
+            details: dict[str, Json] = {
+                "period": period,
+                "period_results": len(results),
+                "idle_periods": idle,
+                "rating_start": base.rating,
+                "deviation_start": self._RD(base),
+                **step.terms,
+                "opponents": per_opponent,
+                "deviation_before": self._RD(state),
+                "deviation_after": after.deviation,
+                "volatility_before": self._sigma(state),
+                "volatility_after": after.volatility,
+                "ranking_value_before": self.ranking_value(state),
+                "ranking_value_after": self.ranking_value(after),
+            }
+            changes.append(Change(key=keys[i], before=state, after=after, details=frozen(details)))
+        return Outcome(changes=tuple(changes))
