@@ -164,9 +164,17 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
                 speed = progress.tasks[0].speed
                 progress.update(task, rate=f"{speed:,.0f}" if speed else "-")
 
-            created, existing = bulk.apply_in_chunks(
-                database, [item for _, item in items], chunk, advance
-            )
+            try:
+                created, existing = bulk.apply_in_chunks(
+                    database, [item for _, item in items], chunk, advance
+                )
+            except DomainError as exc:
+                done = int(progress.tasks[0].completed)
+                console.print(
+                    f"[red]error:[/red] {exc.detail} ({done} event(s) of earlier chunks "
+                    "were committed; importing the file again skips them)"
+                )
+                return 1
         console.print(
             f"imported {created} new event(s), {existing} already present, "
             f"{len(errors)} skipped, into ladder {ladder_id}"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 from starlette.middleware.cors import CORSMiddleware
 
 from app.api.errors import install_error_handlers
@@ -14,6 +16,7 @@ from app.api.routes import dashboard, events, health, keys, ladders, players, sy
 from app.core.database import Database
 from app.core.logging import configure_logging
 from app.core.settings import Settings, get_settings
+from app.schemas.common import Problem
 
 DESCRIPTION = (
     "Ratings for competitive game communities: Elo, Fundox, NAF, Glicko-1/2 and the "
@@ -64,4 +67,41 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     app.add_middleware(RequestContext)
     for module in (health, systems, ladders, events, players, keys, dashboard):
         app.include_router(module.router)
+    app.openapi = lambda: _openapi_with_problems(app)  # type: ignore[method-assign]
     return app
+
+
+#: Error statuses any operation may answer, each as problem+json (API.md "Conventions").
+PROBLEM_STATUSES = {
+    "401": "No valid bearer token",
+    "403": "The token lacks the scope",
+    "404": "Not found (or not visible to this key)",
+    "409": "Conflicts with what is stored",
+    "413": "Request body too large",
+    "422": "Invalid request: errors name each field and rule",
+    "429": "Rate limit reached; see Retry-After",
+    "503": "Database unavailable; see Retry-After",
+}
+OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+
+def _openapi_with_problems(app: FastAPI) -> dict[str, Any]:
+    """The generated document, with every error response declared as problem+json."""
+    if app.openapi_schema is not None:
+        return app.openapi_schema
+    document = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    components = document.setdefault("components", {}).setdefault("schemas", {})
+    components["Problem"] = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    components.pop("HTTPValidationError", None)
+    components.pop("ValidationError", None)
+    problem = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    for path, operations in document.get("paths", {}).items():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            statuses = {"503"} if path in OPEN_PATHS else PROBLEM_STATUSES.keys()
+            for status in statuses:
+                responses[status] = {"description": PROBLEM_STATUSES[status], "content": problem}
+    app.openapi_schema = document
+    return document

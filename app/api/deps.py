@@ -51,14 +51,11 @@ def _identify(
 def requires(scope: str) -> Callable[..., Principal]:
     """A dependency giving the caller, who must hold ``scope`` (401 / 403 otherwise)."""
 
-    def dependency(
-        request: Request, credentials: Credentials, settings: AppSettings, db: DB
-    ) -> Principal:
+    def dependency(credentials: Credentials, settings: AppSettings, db: DB) -> Principal:
         if scope == auth.READ and settings.public_reads:
             return auth.PUBLIC_READER
         principal = _identify(settings, db, credentials)
         principal.require_scope(scope)
-        request.state.principal_key = principal.key_id
         return principal
 
     return dependency

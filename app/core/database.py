@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core import metrics
@@ -129,6 +130,9 @@ class Database:
                     return work(session)
             except IntegrityError:
                 raise
+            except PoolTimeout as exc:
+                metrics.DB_ERRORS.labels("PoolTimeout").inc()
+                raise Unavailable("no database connection is free; retry") from exc
             except (DBAPIError, RetryableConflict) as exc:
                 metrics.DB_ERRORS.labels(type(getattr(exc, "orig", exc)).__name__).inc()
                 if not _is_retryable(exc) and not _is_unavailable(exc):

@@ -10,7 +10,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 #: Attributes every LogRecord has; anything else passed in ``extra=`` is logged as a field.
-_STANDARD_ATTRS = frozenset(vars(logging.makeLogRecord({})).keys()) | {"message", "asctime"}
+#: uvicorn's "color_message" duplicates the message with terminal colour codes.
+_STANDARD_ATTRS = frozenset(vars(logging.makeLogRecord({})).keys()) | {
+    "message",
+    "asctime",
+    "color_message",
+}
 
 
 class JsonFormatter(logging.Formatter):

@@ -1,9 +1,17 @@
 from __future__ import annotations
 
+from datetime import date
+from typing import Literal
+
 from pydantic import Field, model_validator
 
 from app.schemas.common import Identifier, RequestModel, ResponseModel
-from app.schemas.events import FACTION_MAX_LENGTH, MAX_PLAYERS_PER_GAME, EventContextIn
+from app.schemas.events import (
+    FACTION_MAX_LENGTH,
+    MAX_CENTRES,
+    MAX_PLAYERS_PER_GAME,
+    EventContextIn,
+)
 
 MAX_PLACEMENTS = 1_000
 MAX_EVENT_SIZE = 100_000
@@ -12,6 +20,8 @@ MAX_EVENT_SIZE = 100_000
 class PredictionPlayerIn(RequestModel):
     player: Identifier
     faction: str | None = Field(default=None, min_length=1, max_length=FACTION_MAX_LENGTH)
+    #: Tournament systems that score centres (DAANZ): the result to predict with.
+    centres: int | None = Field(default=None, ge=0, le=MAX_CENTRES)
 
 
 class PredictionIn(RequestModel):
@@ -22,7 +32,10 @@ class PredictionIn(RequestModel):
     size: int | None = Field(default=None, ge=2, le=MAX_EVENT_SIZE)
     rounds: int = Field(default=1, ge=1, le=1000)
     world_championship: bool = False
-    held_on: str | None = None
+    event_class: Literal["world", "continental", "main", "minor"] | None = Field(
+        default=None, alias="class"
+    )
+    held_on: date | None = None
     placements: list[int] | None = Field(default=None, min_length=1, max_length=MAX_PLACEMENTS)
 
     @model_validator(mode="after")

@@ -30,7 +30,7 @@ from app.services import batch
 from app.services.conversion import ADJUSTMENT, GAME, adjustment_body, adjustment_to_engine
 from app.services.ladders import create_ladder
 from app.services.ledger import EVENT_PAGE
-from app.services.runtime import require_ladder, runtime_for
+from app.services.runtime import body_hash, require_ladder, runtime_for
 
 #: CSV columns; rows sharing an ``id`` (consecutive) are one game. Empty cells are absent.
 CSV_COLUMNS = (
@@ -40,6 +40,8 @@ CSV_COLUMNS = (
 #: Events per import transaction: large enough to amortise, small enough to keep locks short.
 DEFAULT_CHUNK = 5_000
 HEADER = "ladder"
+#: Imported adjustments get an id from their content (API-made ones have none).
+IMPORTED_ADJUSTMENT_PREFIX = "import-"
 ADJUSTMENT_KEY = "adjustment"
 
 
@@ -172,15 +174,17 @@ def to_items(
                 adjustment = AdjustmentIn.model_validate(data)
                 at = adjustment.at or datetime.now(UTC)
                 key = key_for_ladder(per_faction, player, adjustment.faction)
+                stored = adjustment_body(player, adjustment, at)
                 items.append(
                     (
                         number,
                         batch.Item(
                             ladder=ladder_id,
                             kind=ADJUSTMENT,
-                            external_id=None,
+                            # Named by its content, so importing a file twice applies it once.
+                            external_id=IMPORTED_ADJUSTMENT_PREFIX + body_hash(stored)[:24],
                             occurred_at=at,
-                            body=adjustment_body(player, adjustment, at),
+                            body=stored,
                             event=adjustment_to_engine(key, adjustment, at),
                         ),
                     )
@@ -190,9 +194,32 @@ def to_items(
         except ValidationError as exc:
             errors.append(LineError(number, _message(exc)))
     checked = batch.check(db, [((number,), item) for number, item in items])
+    checked.extend(_conflicts(db, ladder_id, items))
     bad_lines = {int(e.loc[0]) for e in checked}
     errors.extend(LineError(int(e.loc[0]), _field_message(e)) for e in checked)
     return [(n, i) for n, i in items if n not in bad_lines], sorted(errors, key=lambda e: e.line)
+
+
+def _conflicts(
+    db: Database, ladder_id: str, items: list[tuple[int, batch.Item]]
+) -> list[FieldError]:
+    """Lines whose id is already stored with a different body (they would be a 409)."""
+
+    def work(session: Session) -> list[FieldError]:
+        keys = [(i.kind, i.external_id) for _, i in items if i.external_id is not None]
+        stored = EventRepository(session).find_many(ladder_id, keys)
+        return [
+            FieldError(
+                (number, "id"),
+                f"{item.kind} {item.external_id!r} is already stored with a different body",
+            )
+            for number, item in items
+            if item.external_id is not None
+            and (found := stored.get((item.kind, item.external_id))) is not None
+            and found.body_hash != item.digest
+        ]
+
+    return db.run(work, write=False)
 
 
 def _field_message(error: FieldError) -> str:

@@ -227,9 +227,15 @@ def _dry_run(
 
     def work(session: Session) -> GameOut | TournamentOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        existing = EventRepository(session).find(ladder_id, new.kind, new.external_id or "")
-        if existing is not None and existing.body_hash != new.body_hash:
-            raise Conflict(f"{new.kind} {new.external_id!r} already exists with a different body")
+        repo = EventRepository(session)
+        existing = repo.find(ladder_id, new.kind, new.external_id or "")
+        if existing is not None:
+            if existing.body_hash != new.body_hash:
+                raise Conflict(
+                    f"{new.kind} {new.external_id!r} already exists with a different body"
+                )
+            # Already recorded: the dry run answers what posting it would, the stored response.
+            return _out(runtime, existing, repo.changes_of_event(existing.seq))
         keys = event_keys(runtime.info, new.event)
         states, ladder_state = states_as_of(session, ladder, runtime, keys, new.occurred_at)
         outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder_state)

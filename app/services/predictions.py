@@ -8,7 +8,7 @@ over the pairwise odds, P_i = 1 / (1 + sum_j (1 - E_ij) / E_ij), which is E for 
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import cast
 
 from sqlalchemy.orm import Session
@@ -17,7 +17,7 @@ from app.core.database import Database
 from app.core.errors import Invalid
 from app.engine.errors import InvalidEvent
 from app.engine.ledger import rate_event
-from app.engine.protocols import DuelRater, key_for
+from app.engine.protocols import DuelRater, TournamentRater, key_for
 from app.engine.types import (
     EventContext,
     Game,
@@ -205,23 +205,25 @@ def _tournament(
     for index, placement in enumerate(body.placements):
         if not 1 <= placement <= body.size:
             raise Invalid.at(("placements", index), f"must be between 1 and size ({body.size})")
-    held_on = date.fromisoformat(body.held_on) if body.held_on else datetime.now(UTC).date()
+    held_on = body.held_on or datetime.now(UTC).date()
+    event_class = body.event_class or ("world" if body.world_championship else None)
     players: list[PlayerPrediction] = []
-    for key in keys:
+    for key, player in zip(keys, body.players, strict=True):
         by_placement: list[PlacementPrediction] = []
         for placement in body.placements:
             others = [r for r in range(1, body.size + 1) if r != placement]
             standings = (
-                Placement(key.player, placement),
-                *(Placement(f"{PLACEHOLDER_PREFIX}{r}", r) for r in others),
+                Placement(key.player, placement, player.centres),
+                *(Placement(f"{PLACEHOLDER_PREFIX}{r}", r, player.centres) for r in others),
             )
             tournament = Tournament(
                 held_on=held_on,
                 rounds=body.rounds,
                 standings=standings,
                 world_championship=body.world_championship,
-                event_class="world" if body.world_championship else None,
+                event_class=event_class,
             )
+            cast(TournamentRater, runtime.rater).validate_tournament(tournament)
             outcome = rate_event(
                 runtime.info,
                 runtime.rater,

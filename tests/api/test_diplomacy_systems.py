@@ -293,3 +293,37 @@ async def test_tournament_predictions_by_placement(client: httpx.AsyncClient) ->
     first = (65 + 0.5 - 1) / 65 * 100
     assert by_place[1]["delta"] == pytest.approx(0.15 * (first - 55))
     assert by_place[65]["delta"] < 0
+
+
+async def test_wpe_and_daanz_predictions(client: httpx.AsyncClient) -> None:
+    await make_ladder(client, "wpe", "wpe")
+    body = {
+        "ladder": "wpe",
+        "players": [{"player": "me"}],
+        "size": 40,
+        "class": "continental",
+        "held_on": "2024-06-01",
+        "placements": [1, 5],
+    }
+    response = await client.post("/predictions", json=body)
+    assert response.status_code == 200, response.text
+    places = {p["placement"]: p["delta"] for p in response.json()["players"][0]["by_placement"]}
+    assert places[1] == pytest.approx((9 + 3.5) * 12)
+    assert places[5] == pytest.approx((9 + 3.5) * (4 - 1 * 4 / 6))
+    missing_class = {k: v for k, v in body.items() if k != "class"}
+    assert (await client.post("/predictions", json=missing_class)).status_code == 422
+    bad_date = {**body, "held_on": "June 2024"}
+    assert (await client.post("/predictions", json=bad_date)).status_code == 422
+    await make_ladder(client, "daanz", "daanz")
+    await client.put(
+        "/ladders/daanz/players/vet", json={"rating": 30, "at": "2020-01-01T00:00:00Z"}
+    )
+    daanz = {
+        "ladder": "daanz",
+        "players": [{"player": "vet", "centres": 10}],
+        "size": 10,
+        "placements": [2],
+    }
+    response = await client.post("/predictions", json=daanz)
+    assert response.status_code == 200, response.text
+    assert response.json()["players"][0]["by_placement"][0]["delta"] == 3

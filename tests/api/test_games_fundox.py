@@ -92,3 +92,16 @@ async def test_game_on_unknown_ladder_is_404(client: httpx.AsyncClient) -> None:
     response = await client.post("/games", json=game("nope", "g1", {"a": 1, "b": 2}))
     assert response.status_code == 404
     assert response.json()["status"] == 404
+
+
+async def test_dry_run_of_a_stored_game_returns_the_stored_response(
+    client: httpx.AsyncClient,
+) -> None:
+    await make_ladder(client, "club", "fundox")
+    body = game("club", "g1", {"a": 1, "b": 2})
+    stored = await post_game(client, body)
+    again = await client.post("/games?dry_run=true", json=body)
+    assert again.status_code == 200
+    assert again.json() == stored
+    changed = game("club", "g1", {"a": 2, "b": 1})
+    assert (await client.post("/games?dry_run=true", json=changed)).status_code == 409

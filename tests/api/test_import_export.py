@@ -100,3 +100,27 @@ async def test_csv_import(
     expected = after_first - k_12 * (1 / (10 ** ((150 - after_first) / 150) + 1))
     assert ann["rating"] == pytest.approx(expected)
     assert ann["games"] == 2
+
+
+async def test_reimport_applies_nothing_twice_and_conflicts_are_reported(
+    client: httpx.AsyncClient,
+    database: Database,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    await make_ladder(client, "club", "fundox")
+    lines = [
+        json.dumps({"adjustment": {"player": "a", "rating": 1700, "at": at(0)}}),
+        json.dumps(game("club", "g1", {"a": 1, "b": 2}, minutes=1)),
+    ]
+    path = tmp_path / "club.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert run_cli(monkeypatch, database, "import", str(path), "--ladder", "club") == 0
+    first = (await client.get("/ladders/club/players/a/history")).json()
+    assert run_cli(monkeypatch, database, "import", str(path), "--ladder", "club") == 0
+    assert (await client.get("/ladders/club/players/a/history")).json() == first
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text(json.dumps(game("club", "g1", {"a": 2, "b": 1}, minutes=1)) + "\n")
+    assert run_cli(monkeypatch, database, "import", str(changed), "--ladder", "club") == 1
+    assert "already stored with a different body" in capsys.readouterr().err

@@ -111,9 +111,9 @@ def put_game(
     caller: ResultsWriter,
     settings: AppSettings,
 ) -> GameOut:
+    """Correct a stored game; every later rating is recomputed."""
     caller.check_ladder(ladder)
     check_sizes(settings, players=len(body.players))
-    """Correct a stored game; every later rating is recomputed."""
     _same_ids(body.ladder, body.id, ladder, game_id)
     out = service.correct_game(db, ladder, game_id, body)
     assert isinstance(out, GameOut)
@@ -126,8 +126,8 @@ def put_game(
     tags=["games"],
 )
 def delete_game(ladder: LadderId, game_id: EventId, db: DB, caller: ResultsWriter) -> GameOut:
-    caller.check_ladder(ladder)
     """Void a game: it stays in history as voided and every later rating is recomputed."""
+    caller.check_ladder(ladder)
     out = service.void_event(db, ladder, GAME, game_id)
     assert isinstance(out, GameOut)
     return out
