@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, case, delete, func, insert, or_, select, text, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from app.models import Change, Event
@@ -53,6 +54,27 @@ class EventRepository:
                 if event.external_id is not None:
                     found[(event.kind, event.external_id)] = event
         return found
+
+    def insert_new(self, values: dict[str, Any]) -> int | None:
+        """Insert an event; None when its (ladder, kind, id) is already taken."""
+        dialect_insert = postgresql.insert if is_postgres(self.session) else sqlite.insert
+        statement = (
+            dialect_insert(Event)
+            .values(**values)
+            .on_conflict_do_nothing(index_elements=["ladder_id", "kind", "external_id"])
+            .returning(Event.seq)
+        )
+        seq = self.session.scalar(statement)
+        return None if seq is None else int(seq)
+
+    def insert_changes_returning_ids(self, rows: list[dict[str, Any]]) -> list[int]:
+        """Insert rows without ids; the ids the database gave them, in row order."""
+        if not rows:
+            return []
+        result = self.session.scalars(
+            insert(Change).returning(Change.id, sort_by_parameter_order=True), rows
+        )
+        return [int(i) for i in result]
 
     def add_all(self, rows: Sequence[Event]) -> None:
         self.session.add_all(rows)

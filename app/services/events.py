@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -38,7 +38,7 @@ from app.services.ledger import (
     states_as_of,
     validate,
 )
-from app.services.runtime import Runtime, body_hash, require_ladder, runtime_for
+from app.services.runtime import Runtime, body_hash, decode_state, require_ladder, runtime_for
 
 T = TypeVar("T")
 
@@ -80,28 +80,62 @@ def _load_runtime(db: Database, ladder_id: str) -> Runtime:
     return db.run(work, write=False)
 
 
-def _change_out(runtime: Runtime, change: Change, faction_shown: str | None) -> ChangeOut:
-    standing = runtime.standing(_state_after(change)) if runtime.info.duel else None
+@dataclass(frozen=True, slots=True)
+class EventView:
+    """What a response needs of a stored event (from the database or just written)."""
+
+    ladder_id: str
+    kind: str
+    external_id: str | None
+    seq: int
+    occurred_at: datetime
+    rated: bool
+    voided: bool
+    body: dict[str, Any]
+
+    @classmethod
+    def of(cls, event: Event) -> EventView:
+        return cls(
+            event.ladder_id,
+            event.kind,
+            event.external_id,
+            event.seq,
+            event.occurred_at,
+            event.rated,
+            event.voided_at is not None,
+            event.body,
+        )
+
+
+CHANGE_FIELDS = (
+    "player", "faction", "position", "rank", "rating_before", "rating_after",
+    "deviation_before", "deviation_after", "volatility_before", "volatility_after",
+    "details", "state_after",
+)  # fmt: skip
+
+
+def _change_dict(change: Change) -> dict[str, Any]:
+    return {name: getattr(change, name) for name in CHANGE_FIELDS}
+
+
+def _change_out(
+    runtime: Runtime, change: Mapping[str, Any], faction_shown: str | None
+) -> ChangeOut:
+    standing = runtime.standing(decode_state(change["state_after"])) if runtime.info.duel else None
     return ChangeOut(
-        player=change.player,
+        player=change["player"],
         faction=faction_shown,
-        rank=change.rank,
-        rating_before=change.rating_before,
-        rating_after=change.rating_after,
-        delta=change.rating_after - change.rating_before,
-        details=change.details,
-        deviation_before=change.deviation_before,
-        deviation_after=change.deviation_after,
-        volatility_before=change.volatility_before,
-        volatility_after=change.volatility_after,
+        rank=change["rank"],
+        rating_before=change["rating_before"],
+        rating_after=change["rating_after"],
+        delta=change["rating_after"] - change["rating_before"],
+        details=change["details"],
+        deviation_before=change["deviation_before"],
+        deviation_after=change["deviation_after"],
+        volatility_before=change["volatility_before"],
+        volatility_after=change["volatility_after"],
         ranking_value=standing.ranking_value if standing else None,
     )
-
-
-def _state_after(change: Change) -> Any:
-    from app.services.runtime import decode_state
-
-    return decode_state(change.state_after)
 
 
 def _engine_change_out(
@@ -126,49 +160,36 @@ def _engine_change_out(
     )
 
 
-def _shown_factions(event_row_body: dict[str, Any], kind: str) -> list[str | None]:
-    if kind == GAME:
-        return [p.get("faction") for p in event_row_body.get("players", [])]
-    return [None for _ in event_row_body.get("standings", [])]
-
-
-def _game_out(
-    runtime: Runtime, event: Event, changes: Sequence[Change], recomputed: int
-) -> GameOut:
-    factions = _shown_factions(event.body, GAME)
-    return GameOut(
-        ladder=event.ladder_id,
-        id=event.external_id or "",
-        seq=event.seq,
-        played_at=event.occurred_at,
-        rated=event.rated,
-        voided=event.voided_at is not None,
-        recomputed_events=recomputed,
-        changes=[_change_out(runtime, c, factions[c.position]) for c in changes],
-    )
-
-
-def _tournament_out(
-    runtime: Runtime, event: Event, changes: Sequence[Change], recomputed: int
-) -> TournamentOut:
-    return TournamentOut(
-        ladder=event.ladder_id,
-        id=event.external_id or "",
-        seq=event.seq,
-        held_on=event.occurred_at.date(),
-        name=event.body.get("name"),
-        voided=event.voided_at is not None,
-        recomputed_events=recomputed,
-        changes=[_change_out(runtime, c, None) for c in changes],
-    )
-
-
 def _out(
-    runtime: Runtime, event: Event, changes: Sequence[Change], recomputed: int = 0
+    runtime: Runtime,
+    event: Event | EventView,
+    changes: Sequence[Change | Mapping[str, Any]],
+    recomputed: int = 0,
 ) -> GameOut | TournamentOut:
-    if event.kind == GAME:
-        return _game_out(runtime, event, changes, recomputed)
-    return _tournament_out(runtime, event, changes, recomputed)
+    view = event if isinstance(event, EventView) else EventView.of(event)
+    rows = [c if isinstance(c, Mapping) else _change_dict(c) for c in changes]
+    if view.kind == GAME:
+        factions = [p.get("faction") for p in view.body.get("players", [])]
+        return GameOut(
+            ladder=view.ladder_id,
+            id=view.external_id or "",
+            seq=view.seq,
+            played_at=view.occurred_at,
+            rated=view.rated,
+            voided=view.voided,
+            recomputed_events=recomputed,
+            changes=[_change_out(runtime, c, factions[c["position"]]) for c in rows],
+        )
+    return TournamentOut(
+        ladder=view.ladder_id,
+        id=view.external_id or "",
+        seq=view.seq,
+        held_on=view.occurred_at.date(),
+        name=view.body.get("name"),
+        voided=view.voided,
+        recomputed_events=recomputed,
+        changes=[_change_out(runtime, c, None) for c in rows],
+    )
 
 
 def _submit(
@@ -185,8 +206,6 @@ def _submit(
     tournament: str | None = None,
     shown_factions: list[str | None],
 ) -> Submitted:
-    runtime = _load_runtime(db, ladder_id)
-    validate(runtime, engine_event)
     new = NewEvent(
         kind=kind,
         external_id=external_id,
@@ -198,27 +217,34 @@ def _submit(
         tournament=tournament,
     )
     if dry_run:
-        return Submitted(200, _dry_run(db, ladder_id, runtime, new, shown_factions))
+        return Submitted(200, _dry_run(db, ladder_id, new, shown_factions))
 
-    def work(session: Session, exclusive: bool) -> Submitted:
+    def work(session: Session, exclusive: bool) -> tuple[Submitted, str]:
         recorded = record(session, ladder_id, new, exclusive=exclusive)
+        runtime = recorded.runtime
+        assert runtime is not None
+        status = 200 if recorded.existing else 201
+        if recorded.changes is not None:
+            view = EventView(
+                ladder_id, kind, external_id, recorded.seq, occurred_at, rated, False, canonical
+            )
+            return Submitted(status, _out(runtime, view, recorded.changes)), runtime.info.id
         event = session.get(Event, recorded.seq)
         assert event is not None
         changes = EventRepository(session).changes_of_event(recorded.seq)
-        status = 200 if recorded.existing else 201
-        return Submitted(status, _out(runtime, event, changes, recorded.recomputed_events))
+        out = _out(runtime, event, changes, recorded.recomputed_events)
+        return Submitted(status, out), runtime.info.id
 
-    submitted = run_write(db, work)
+    submitted, system = run_write(db, work)
     if submitted.status == 201:
-        metrics.record_applied(ladder_id, runtime.info.id, kind)
-        metrics.record_recomputed(ladder_id, runtime.info.id, submitted.body.recomputed_events)
+        metrics.record_applied(ladder_id, system, kind)
+        metrics.record_recomputed(ladder_id, system, submitted.body.recomputed_events)
     return submitted
 
 
 def _dry_run(
     db: Database,
     ladder_id: str,
-    runtime: Runtime,
     new: NewEvent,
     shown_factions: list[str | None],
 ) -> GameOut | TournamentOut:
@@ -227,6 +253,8 @@ def _dry_run(
 
     def work(session: Session) -> GameOut | TournamentOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
+        runtime = runtime_for(ladder)
+        validate(runtime, new.event)
         repo = EventRepository(session)
         existing = repo.find(ladder_id, new.kind, new.external_id or "")
         if existing is not None:

@@ -11,18 +11,19 @@ same engine code as the incremental path, so both give the same numbers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy.orm import Session
 
+from app.core.database import RetryableConflict
 from app.core.errors import Conflict, Invalid
 from app.engine.errors import InvalidEvent
 from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, rate_event
 from app.engine.protocols import GameRater, TournamentRater
 from app.engine.types import Game, LadderEvent, Outcome, PlayerKey, PlayerState, Tournament
-from app.models import Change, Event, Ladder
+from app.models import Change, Ladder
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingKey, RatingRepository
@@ -61,6 +62,9 @@ class Recorded:
     existing: bool = False
     recomputed_events: int = 0
     recomputed_players: int = 0
+    #: The written ``changes`` rows (ordinary path), to answer without reading them back.
+    changes: list[dict[str, Any]] | None = None
+    runtime: Runtime | None = None
 
 
 @dataclass(slots=True)
@@ -102,27 +106,27 @@ def validate(runtime: Runtime, event: LadderEvent) -> None:
 
 
 def record(session: Session, ladder_id: str, new: NewEvent, *, exclusive: bool) -> Recorded:
-    """Record ``new`` in the ladder's history (idempotent on (ladder, kind, id))."""
+    """Record ``new`` in the ladder's history (idempotent on (ladder, kind, id)).
+
+    The ordinary path is six statements: lock the ladder (shared), lock the players' rows
+    (sorted), insert the event (its id conflicting means a repeat), insert the changes,
+    update the rows, commit. The response is built from what was written.
+    """
     ladders = LadderRepository(session)
     events = EventRepository(session)
     ratings = RatingRepository(session)
     ladder = require_ladder(ladders.get_locked(ladder_id, exclusive=exclusive), ladder_id)
     runtime = runtime_for(ladder)
-    if new.external_id is not None:
-        existing = events.find(ladder_id, new.kind, new.external_id)
-        if existing is not None:
-            if existing.body_hash != new.body_hash:
-                raise Conflict(
-                    f"{new.kind} {new.external_id!r} already exists in ladder {ladder_id!r} "
-                    "with a different body; use PUT to correct it"
-                )
-            return Recorded(existing.seq, existing=True)
+    validate(runtime, new.event)
     if runtime.info.ladder_scoped and not exclusive:
         raise NeedsExclusiveLock
     keys = event_keys(runtime.info, new.event)
     rating_keys = [db_key(k) for k in keys]
-    ratings.ensure(ladder_id, [_fresh_row(runtime, ladder, key) for key in rating_keys])
     rows = ratings.lock_many(ladder_id, rating_keys)
+    missing = [key for key in rating_keys if key not in rows]
+    if missing:
+        ratings.ensure(ladder_id, [_fresh_row(runtime, ladder, key) for key in missing])
+        rows.update(ratings.lock_many(ladder_id, missing))
     if runtime.info.ladder_scoped:
         latest = events.latest(ladder_id)
         late = latest is not None and latest[0] > new.occurred_at
@@ -134,21 +138,24 @@ def record(session: Session, ladder_id: str, new: NewEvent, *, exclusive: bool) 
     if late and not exclusive:
         raise NeedsExclusiveLock
     stamp = now()
-    event_row = Event(
-        ladder_id=ladder_id,
-        kind=new.kind,
-        external_id=new.external_id,
-        occurred_at=new.occurred_at,
-        body=new.body,
-        body_hash=new.body_hash,
-        rated=new.rated,
-        tournament=new.tournament,
-        created_at=stamp,
+    seq = events.insert_new(
+        {
+            "ladder_id": ladder_id,
+            "kind": new.kind,
+            "external_id": new.external_id,
+            "occurred_at": new.occurred_at,
+            "body": new.body,
+            "body_hash": new.body_hash,
+            "rated": new.rated,
+            "tournament": new.tournament,
+            "created_at": stamp,
+        }
     )
-    seq = events.add(event_row)
+    if seq is None:
+        return replace(_repeat(events, ladder_id, new), runtime=runtime)
     if late:
         count, players = recompute(session, ladder, new.occurred_at)
-        return Recorded(seq, recomputed_events=count, recomputed_players=players)
+        return Recorded(seq, recomputed_events=count, recomputed_players=players, runtime=runtime)
 
     states = {
         engine_key(*key): decode_state(row.state)
@@ -157,33 +164,45 @@ def record(session: Session, ladder_id: str, new: NewEvent, *, exclusive: bool) 
     }
     outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder.state)
     chain = _Chain({key: rows[key].last_change_id for key in rating_keys})
-    change_rows, updates = _change_rows(
-        events, ladder_id, event_row, new.event, outcome, chain, runtime
-    )
-    events.insert_changes(change_rows)
-    for key, update in updates.items():
+    placed = _Placed(seq, new.occurred_at, new.rated)
+    change_rows, updates = _change_rows(ladder_id, placed, new.event, outcome, chain, runtime)
+    ids = events.insert_changes_returning_ids(change_rows)
+    for change_row, change_id in zip(change_rows, ids, strict=True):
+        change_row["id"] = change_id
+    for (key, update), change_id in zip(updates.items(), ids, strict=True):
         row = rows[key]
-        if update["outcome"] is not None:
-            row_stats = {
-                "games": row.games + 1,
-                "wins": row.wins + (update["outcome"] == "win"),
-                "draws": row.draws + (update["outcome"] == "draw"),
-                "losses": row.losses + (update["outcome"] == "loss"),
-                "last_played_at": new.occurred_at,
-            }
-        else:
-            row_stats = {}
-        update.pop("outcome")
-        update.update(row_stats)
+        update["last_change_id"] = change_id
+        outcome_name = update.pop("outcome")
+        if outcome_name is not None:
+            update.update(
+                games=row.games + 1,
+                wins=row.wins + (outcome_name == "win"),
+                draws=row.draws + (outcome_name == "draw"),
+                losses=row.losses + (outcome_name == "loss"),
+                last_played_at=new.occurred_at,
+            )
     ratings.update_many(
         ladder_id, [{"player": k[0], "faction": k[1], **u} for k, u in updates.items()]
     )
     if runtime.info.ladder_scoped:
         state = plain(outcome.ladder_state)
-        event_row.ladder_state_after = state
+        events.set_ladder_states([(seq, state)])
         ladders.set_state(ladder_id, state, stamp)
         _apply_floor(ratings, runtime, ladder_id, state)
-    return Recorded(seq)
+    return Recorded(seq, changes=change_rows, runtime=runtime)
+
+
+def _repeat(events: EventRepository, ladder_id: str, new: NewEvent) -> Recorded:
+    """The id is taken: the same body is a repeat (200), another body a conflict (409)."""
+    existing = events.find(ladder_id, new.kind, new.external_id or "")
+    if existing is None:  # deleted between the insert and this read: try again
+        raise RetryableConflict
+    if existing.body_hash != new.body_hash:
+        raise Conflict(
+            f"{new.kind} {new.external_id!r} already exists in ladder {ladder_id!r} "
+            "with a different body; use PUT to correct it"
+        )
+    return Recorded(existing.seq, existing=True)
 
 
 def _apply_floor(
@@ -216,55 +235,66 @@ def _state_columns(runtime: Runtime, state: PlayerState) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """Where an event stands in history."""
+
+    seq: int
+    occurred_at: datetime
+    rated: bool
+
+
 def _change_rows(
-    events: EventRepository,
     ladder_id: str,
-    event_row: Event,
+    placed: _Placed,
     event: LadderEvent,
     outcome: Outcome,
     chain: _Chain,
     runtime: Runtime,
-    ids: Iterable[int] | None = None,
+    ids: Sequence[int] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[RatingKey, dict[str, Any]]]:
-    """The ``changes`` rows of one event, chained to each rating's previous change."""
+    """The ``changes`` rows of one event, chained to each rating's previous change.
+
+    With ``ids`` the rows carry them and the chain advances; without, the database assigns
+    ids on insert and the caller records them.
+    """
     ranks = event_ranks(event)
-    outcomes = outcomes_by_rank(ranks) if event_row.rated else [None] * len(ranks)
-    if ids is None:
-        ids = events.allocate_change_ids(len(outcome.changes))
+    outcomes = outcomes_by_rank(ranks) if placed.rated else [None] * len(ranks)
     rows: list[dict[str, Any]] = []
     updates: dict[RatingKey, dict[str, Any]] = {}
-    for position, (change, change_id) in enumerate(zip(outcome.changes, ids, strict=False)):
+    for position, change in enumerate(outcome.changes):
         key = db_key(change.key)
-        rows.append(
-            {
-                "id": change_id,
-                "ladder_id": ladder_id,
-                "event_seq": event_row.seq,
-                "player": key[0],
-                "faction": key[1],
-                "position": position,
-                "rank": ranks[position] if position < len(ranks) else None,
-                "outcome": outcomes[position] if position < len(outcomes) else None,
-                "occurred_at": event_row.occurred_at,
-                "seq": event_row.seq,
-                "rating_before": change.before.rating,
-                "rating_after": change.after.rating,
-                "deviation_before": change.before.deviation,
-                "deviation_after": change.after.deviation,
-                "volatility_before": change.before.volatility,
-                "volatility_after": change.after.volatility,
-                "state_after": encode_state(change.after),
-                "details": plain(change.details),
-                "prev_change_id": chain.last_change_id.get(key),
-            }
-        )
-        chain.last_change_id[key] = change_id
+        change_id = ids[position] if ids is not None else None
+        row = {
+            "ladder_id": ladder_id,
+            "event_seq": placed.seq,
+            "player": key[0],
+            "faction": key[1],
+            "position": position,
+            "rank": ranks[position] if position < len(ranks) else None,
+            "outcome": outcomes[position] if position < len(outcomes) else None,
+            "occurred_at": placed.occurred_at,
+            "seq": placed.seq,
+            "rating_before": change.before.rating,
+            "rating_after": change.after.rating,
+            "deviation_before": change.before.deviation,
+            "deviation_after": change.after.deviation,
+            "volatility_before": change.before.volatility,
+            "volatility_after": change.after.volatility,
+            "state_after": encode_state(change.after),
+            "details": plain(change.details),
+            "prev_change_id": chain.last_change_id.get(key),
+        }
+        if change_id is not None:
+            row["id"] = change_id
+            chain.last_change_id[key] = change_id
+        rows.append(row)
         updates[key] = {
             **_state_columns(runtime, change.after),
             "last_change_id": change_id,
-            "last_event_at": event_row.occurred_at,
-            "last_event_seq": event_row.seq,
-            "outcome": outcomes[position] if position < len(outcomes) else None,
+            "last_event_at": placed.occurred_at,
+            "last_event_seq": placed.seq,
+            "outcome": row["outcome"],
         }
     return rows, updates
 
@@ -384,10 +414,10 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
             outcome = rate_event(info, rater, engine_event, work.states, current_ladder_state)
             for change in outcome.changes:
                 work.states[change.key] = change.after
+            placed = _Placed(event_row.seq, event_row.occurred_at, event_row.rated)
             rows, updates = _change_rows(
-                events,
                 ladder.id,
-                event_row,
+                placed,
                 engine_event,
                 outcome,
                 work.chain,
