@@ -99,7 +99,10 @@ class Database:
                 self.url,
                 pool_size=pool_size,
                 max_overflow=max_overflow,
-                pool_pre_ping=True,
+                # No pre-ping: a connection that died (a PostgreSQL restart) fails its first
+                # statement, is invalidated, and run() retries on a fresh one; pinging every
+                # checkout would cost a round trip per transaction.
+                pool_pre_ping=False,
                 pool_recycle=1800,
             )
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -156,12 +159,15 @@ class Database:
             metrics.POOL_SIZE.set(size())
 
     def ping(self) -> bool:
-        try:
-            with self.engine.connect() as connection:
-                connection.exec_driver_sql("SELECT 1")
-            return True
-        except DBAPIError:
-            return False
+        # Twice: the first attempt may draw a pooled connection that died with a restart.
+        for _attempt in range(2):
+            try:
+                with self.engine.connect() as connection:
+                    connection.exec_driver_sql("SELECT 1")
+                return True
+            except DBAPIError:
+                continue
+        return False
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -5,11 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, true, update
+from sqlalchemy import func, select, text, true, update
 from sqlalchemy.orm import Session
 
 from app.models import Event, Ladder, PlayerRating
-from app.repositories.base import lock
+from app.repositories.base import is_postgres
+
+#: First key of the ladders' advisory locks (the second is a hash of the ladder id).
+LADDER_LOCK_NAMESPACE = 7_020_001
 
 
 class LadderRepository:
@@ -20,11 +23,20 @@ class LadderRepository:
         return self.session.get(Ladder, ladder_id)
 
     def get_locked(self, ladder_id: str, *, exclusive: bool) -> Ladder | None:
-        """The ladder, locked: shared for ordinary writes, exclusive for recomputation."""
-        statement = lock(
-            self.session, select(Ladder).where(Ladder.id == ladder_id), exclusive=exclusive
-        )
-        return self.session.scalars(statement).one_or_none()
+        """The ladder, locked: shared for ordinary writes, exclusive for recomputation.
+
+        PostgreSQL: a transaction-scoped advisory lock on the ladder id. A shared row lock
+        (FOR SHARE) would do the same, but every game of a ladder taking it on one row
+        contends on that row's lock bookkeeping; advisory locks are held in memory only.
+        SQLite: BEGIN IMMEDIATE has already serialised every writer.
+        """
+        if is_postgres(self.session):
+            function = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+            self.session.execute(
+                text(f"SELECT {function}(:namespace, hashtext(:ladder))"),
+                {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id},
+            )
+        return self.session.scalars(select(Ladder).where(Ladder.id == ladder_id)).one_or_none()
 
     def add(self, ladder: Ladder) -> None:
         self.session.add(ladder)
