@@ -2,30 +2,43 @@
 
 Served by uvicorn exactly like ``ratings serve`` (uvloop + httptools, no access log, the same
 worker count), it parses the body with the service's own model (``app.schemas.events.GameIn``,
-so the same validation), checks the bearer token with the service's own dependency, runs the
+so the same validation), checks the bearer token (FastAPI's ``HTTPBearer`` and a constant-time
+comparison with ``RATINGS_ADMIN_TOKEN``, as the service does for the admin token), runs the
 endpoint in the thread pool (a plain ``def``, like the service's), and answers 201 with a small
 JSON body. Whatever the real endpoint costs beyond this is the database, the rating and the
 building of the full response.
 
-    .venv/bin/python -m uvicorn --app-dir bench ceiling_app:app --workers 2 --port 8001
+Only ``GameIn`` comes from the app, so that the ceiling keeps working while the app's internals
+(auth, error handling) change.
+
+    RATINGS_ADMIN_TOKEN=... .venv/bin/python -m uvicorn --app-dir bench ceiling_app:app \\
+        --workers 2 --port 8001 --no-access-log
 """
 
 from __future__ import annotations
 
+import hmac
 import os
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Response
+from fastapi import Depends, FastAPI, HTTPException, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from app.api.deps import WriteAccess
-from app.api.errors import install_error_handlers
-from app.core.settings import Settings
 from app.schemas.events import GameIn
 
+TOKEN = os.environ.get("RATINGS_ADMIN_TOKEN", "").encode()
+bearer = HTTPBearer(auto_error=False)
+
 app = FastAPI(title="Ratings POST /games ceiling (no database)")
-# The service's auth dependency reads the token from app.state.settings.
-app.state.settings = Settings(admin_token=os.environ.get("RATINGS_ADMIN_TOKEN"))
-install_error_handlers(app)
+
+
+def require_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> None:
+    if credentials is None or not TOKEN:
+        raise HTTPException(401, "this request needs a bearer token")
+    if not hmac.compare_digest(credentials.credentials.encode(), TOKEN):
+        raise HTTPException(401, "the bearer token is not valid")
 
 
 @app.get("/healthz")
@@ -33,7 +46,7 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@app.post("/games", status_code=201, dependencies=[WriteAccess])
+@app.post("/games", status_code=201, dependencies=[Depends(require_token)])
 def post_game(body: GameIn, response: Response) -> dict[str, Any]:
     response.status_code = 201
     return {
