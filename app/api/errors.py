@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from app.core.errors import DomainError
 
@@ -45,6 +46,28 @@ def _validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
     return errors
 
 
+BAD_REQUEST = 400
+METHOD_NOT_ALLOWED = 405
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route offers for this path (Starlette names only the first route's)."""
+    probe = {**request.scope, "method": "\x00"}  # matches no route's methods: PARTIAL at best
+    methods: set[str] = set()
+    pending: list[Any] = list(request.app.routes)
+    while pending:
+        route = pending.pop()
+        if isinstance(route, Route):
+            match, _ = route.matches(probe)
+            if match is not Match.NONE and route.methods:
+                methods |= set(route.methods)
+        else:
+            # Included routers (FastAPI wraps them; ours have no prefix) hold routes too.
+            inner = getattr(route, "original_router", route)
+            pending.extend(getattr(inner, "routes", ()))
+    return sorted(methods)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_request: Request, exc: DomainError) -> JSONResponse:
@@ -62,13 +85,22 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(422, "Invalid request", detail, errors=errors)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == BAD_REQUEST:
+            # A body that is not UTF-8 JSON: the same answer as malformed JSON (422).
+            return problem_response(
+                422,
+                "Invalid request",
+                f"body: {exc.detail}",
+                errors=[{"loc": ["body"], "msg": "the body is not valid UTF-8 JSON"}],
+            )
         title = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}.get(
             exc.status_code, "Error"
         )
-        return problem_response(
-            exc.status_code, title, str(exc.detail), headers=getattr(exc, "headers", None)
-        )
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == METHOD_NOT_ALLOWED:
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+        return problem_response(exc.status_code, title, str(exc.detail), headers=headers)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:

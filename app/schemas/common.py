@@ -25,6 +25,11 @@ Identifier = Annotated[
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
+#: Bounds of numeric query parameters (they reach SQL; past these, databases overflow).
+MAX_OFFSET = 1_000_000_000
+MAX_COUNT_FILTER = 1_000_000_000
+#: Free text in query parameters: no NUL (PostgreSQL text cannot hold it).
+QUERY_TEXT_PATTERN = r"^[^\x00]*$"
 MAX_TITLE_LENGTH = 200
 MAX_TEXT_LENGTH = 500
 
@@ -39,15 +44,20 @@ def _require_utc(value: datetime) -> datetime:
 UtcDateTime = Annotated[datetime, AfterValidator(_require_utc)]
 
 
-def _reject_non_finite(value: Any, path: str = "") -> None:
+def _reject_unstorable(value: Any, path: str = "") -> None:
+    """NaN/Infinity anywhere (API.md), and NUL characters (no database stores them in text)."""
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"{path or 'value'}: NaN and Infinity are not allowed")
+    if isinstance(value, str) and "\x00" in value:
+        raise ValueError(f"{path or 'value'}: the NUL character is not allowed")
     if isinstance(value, dict):
         for key, item in value.items():
-            _reject_non_finite(item, f"{path}.{key}" if path else str(key))
+            if isinstance(key, str) and "\x00" in key:
+                raise ValueError(f"{path or 'value'}: the NUL character is not allowed")
+            _reject_unstorable(item, f"{path}.{key}" if path else str(key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _reject_non_finite(item, f"{path}[{index}]")
+            _reject_unstorable(item, f"{path}[{index}]")
 
 
 class RequestModel(BaseModel):
@@ -57,9 +67,9 @@ class RequestModel(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _finite_numbers_only(cls, data: Any) -> Any:
+    def _storable_values_only(cls, data: Any) -> Any:
         # Free-form parts (ladder params) bypass allow_inf_nan, so check the raw input.
-        _reject_non_finite(data)
+        _reject_unstorable(data)
         return data
 
 

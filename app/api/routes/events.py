@@ -28,9 +28,16 @@ LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 EventId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 DryRun = Annotated[bool, Query(description="Compute the response without storing anything.")]
 
-CREATED: dict[int | str, dict[str, Any]] = {
+GAME_CREATED: dict[int | str, dict[str, Any]] = {
     201: {"description": "Recorded"},
-    200: {"description": "Already recorded, or a dry run"},
+    200: {"description": "Already recorded (the stored response), or a dry run", "model": GameOut},
+}
+TOURNAMENT_CREATED: dict[int | str, dict[str, Any]] = {
+    201: {"description": "Recorded"},
+    200: {
+        "description": "Already recorded (the stored response), or a dry run",
+        "model": TournamentOut,
+    },
 }
 
 
@@ -38,7 +45,7 @@ CREATED: dict[int | str, dict[str, Any]] = {
     "/games",
     response_model=GameOut,
     status_code=201,
-    responses=CREATED,
+    responses=GAME_CREATED,
     tags=["games"],
 )
 def post_game(
@@ -137,7 +144,7 @@ def delete_game(ladder: LadderId, game_id: EventId, db: DB, caller: ResultsWrite
     "/tournaments",
     response_model=TournamentOut,
     status_code=201,
-    responses=CREATED,
+    responses=TOURNAMENT_CREATED,
     tags=["tournaments"],
 )
 def post_tournament(

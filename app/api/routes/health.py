@@ -4,7 +4,9 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
 from app.api.deps import DB
+from app.api.errors import problem_response
 from app.core import metrics
+from app.core.errors import Unavailable
 
 router = APIRouter(tags=["operations"])
 
@@ -20,10 +22,24 @@ def readyz(db: DB) -> JSONResponse:
     """200 when the database answers, 503 otherwise."""
     if db.ping():
         return JSONResponse({"status": "ready"})
-    return JSONResponse({"status": "unavailable"}, status_code=503, headers={"Retry-After": "2"})
+    return problem_response(
+        503,
+        "Service unavailable",
+        "the database does not answer",
+        headers={"Retry-After": str(Unavailable.retry_after_seconds)},
+    )
 
 
-@router.get("/metrics", response_class=Response)
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "Prometheus text exposition format",
+            "content": {"text/plain; version=0.0.4": {"schema": {"type": "string"}}},
+        }
+    },
+)
 def get_metrics(db: DB) -> Response:
     """Prometheus text format. Open like /healthz: keep it on the internal network."""
     db.observe_pool()

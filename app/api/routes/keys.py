@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, status
 
 from app.api.deps import DB, AdminOnly, AppSettings
-from app.schemas.common import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
+from app.schemas.common import DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE
 from app.schemas.keys import KeyCreated, KeyIn, KeyList, KeyOut
 from app.services import auth
 
@@ -27,7 +27,7 @@ def create_key(body: KeyIn, db: DB, settings: AppSettings) -> KeyCreated:
 def list_keys(
     db: DB,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> KeyList:
     return auth.list_keys(db, limit, offset)
 

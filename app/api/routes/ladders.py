@@ -6,7 +6,12 @@ from fastapi import APIRouter, Path, Query, status
 
 from app.api.deps import DB, LadderAdmin, Reader
 from app.core.errors import Forbidden
-from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN, MAX_PAGE_SIZE
+from app.schemas.common import (
+    DEFAULT_PAGE_SIZE,
+    IDENTIFIER_PATTERN,
+    MAX_OFFSET,
+    MAX_PAGE_SIZE,
+)
 from app.schemas.ladders import (
     LadderChanged,
     LadderIn,
@@ -41,7 +46,7 @@ def list_ladders(
     db: DB,
     caller: Reader,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> LadderList:
     only = None if caller.sees("*") else caller.ladders
     return service.list_ladders(db, limit, offset, only)

@@ -7,7 +7,14 @@ from fastapi import APIRouter, Path, Query
 
 from app.api.deps import DB, LadderAdmin, Reader
 from app.core.errors import Invalid
-from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN, MAX_PAGE_SIZE
+from app.schemas.common import (
+    DEFAULT_PAGE_SIZE,
+    IDENTIFIER_PATTERN,
+    MAX_COUNT_FILTER,
+    MAX_OFFSET,
+    MAX_PAGE_SIZE,
+    QUERY_TEXT_PATTERN,
+)
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
 from app.schemas.predictions import PredictionIn, PredictionOut
@@ -19,7 +26,7 @@ router = APIRouter()
 LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 PlayerId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)]
-Offset = Annotated[int, Query(ge=0)]
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 MAX_ACTIVITY_DAYS = 36_500
 AsOf = Annotated[
     datetime | None,
@@ -72,7 +79,7 @@ def get_history(
     player: PlayerId,
     db: DB,
     caller: Reader,
-    faction: Annotated[str | None, Query(max_length=100)] = None,
+    faction: Annotated[str | None, Query(max_length=100, pattern=QUERY_TEXT_PATTERN)] = None,
     limit: Limit = DEFAULT_PAGE_SIZE,
     offset: Offset = 0,
     as_of: AsOf = None,
@@ -96,8 +103,8 @@ def get_leaderboard(
     sort: Literal["rating", "name", "games"] = "rating",
     order: Literal["asc", "desc"] | None = None,
     active_within_days: Annotated[int | None, Query(ge=0, le=MAX_ACTIVITY_DAYS)] = None,
-    faction: Annotated[str | None, Query(max_length=100)] = None,
-    min_games: Annotated[int, Query(ge=0)] = 0,
+    faction: Annotated[str | None, Query(max_length=100, pattern=QUERY_TEXT_PATTERN)] = None,
+    min_games: Annotated[int, Query(ge=0, le=MAX_COUNT_FILTER)] = 0,
     as_of: AsOf = None,
 ) -> LeaderboardOut:
     """Ratings by position (equal values share one). ``active_within_days=0`` shows everyone;
