@@ -92,7 +92,9 @@ class GameOut(ResponseModel):
     played_at: datetime
     rated: bool
     voided: bool = False
+    #: Events replayed, and ratings rewritten, by a late result, a correction or a void.
     recomputed_events: int = 0
+    recomputed_players: int = 0
     changes: list[ChangeOut]
 
 
@@ -132,6 +134,7 @@ class TournamentOut(ResponseModel):
     name: str | None
     voided: bool = False
     recomputed_events: int = 0
+    recomputed_players: int = 0
     changes: list[ChangeOut]
 
 

@@ -165,6 +165,7 @@ def _out(
     event: Event | EventView,
     changes: Sequence[Change | Mapping[str, Any]],
     recomputed: int = 0,
+    recomputed_players: int = 0,
 ) -> GameOut | TournamentOut:
     view = event if isinstance(event, EventView) else EventView.of(event)
     rows = [c if isinstance(c, Mapping) else _change_dict(c) for c in changes]
@@ -178,6 +179,7 @@ def _out(
             rated=view.rated,
             voided=view.voided,
             recomputed_events=recomputed,
+            recomputed_players=recomputed_players,
             changes=[_change_out(runtime, c, factions[c["position"]]) for c in rows],
         )
     return TournamentOut(
@@ -188,6 +190,7 @@ def _out(
         name=view.body.get("name"),
         voided=view.voided,
         recomputed_events=recomputed,
+        recomputed_players=recomputed_players,
         changes=[_change_out(runtime, c, None) for c in rows],
     )
 
@@ -232,7 +235,7 @@ def _submit(
         event = session.get(Event, recorded.seq)
         assert event is not None
         changes = EventRepository(session).changes_of_event(recorded.seq)
-        out = _out(runtime, event, changes, recorded.recomputed_events)
+        out = _out(runtime, event, changes, recorded.recomputed_events, recorded.recomputed_players)
         return Submitted(status, out), runtime.info.id
 
     submitted, system = run_write(db, work)
@@ -372,8 +375,8 @@ def correct_event(
         event.voided_at = None
         event.voided_changes = None
         session.flush()
-        count, _players = recompute(session, ladder, start)
-        return _out(runtime, event, repo.changes_of_event(event.seq), count)
+        count, players = recompute(session, ladder, start)
+        return _out(runtime, event, repo.changes_of_event(event.seq), count, players)
 
     out = run_write(db, work)
     metrics.record_recomputed(ladder_id, runtime.info.id, out.recomputed_events)
@@ -398,10 +401,10 @@ def void_event(
             event.voided_at = now()
             event.voided_changes = [_voided_snapshot(c) for c in repo.changes_of_event(event.seq)]
             session.flush()
-            count, _players = recompute(session, ladder, event.occurred_at)
+            count, players = recompute(session, ladder, event.occurred_at)
         else:
-            count = 0
-        return _out(runtime, event, [], count)
+            count = players = 0
+        return _out(runtime, event, [], count, players)
 
     out = run_write(db, work)
     metrics.record_recomputed(

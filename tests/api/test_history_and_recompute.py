@@ -48,6 +48,7 @@ async def test_late_game_is_placed_in_time_order(client: httpx.AsyncClient) -> N
     # g1 happened before g2: bob beat ann first, then ann beat bob.
     late = await post_game(client, game("club", "g1", {"bob": 1, "ann": 2}, minutes=5))
     assert late["recomputed_events"] == 2
+    assert late["recomputed_players"] == 2
     first = pair_amount(1600, 1600)
     bob, ann = 1600 + first, 1600 - first
     second = pair_amount(ann, bob)
