@@ -13,6 +13,8 @@ from sqlalchemy.orm import Session
 from app.models import Change, Event
 from app.repositories.base import is_postgres
 
+#: Session key of the next change id a SQLite transaction may hand out.
+NEXT_CHANGE_ID = "ratings_next_change_id"
 #: Players per IN list: keeps SQLite's and PostgreSQL's bound-parameter counts small.
 PLAYERS_PER_QUERY = 500
 _NO_STATS: dict[str, Any] = {
@@ -169,7 +171,10 @@ class EventRepository:
                 {"n": count},
             )
             return [row[0] for row in rows]
-        start = (self.session.scalar(select(func.max(Change.id))) or 0) + 1
+        # Ids handed out earlier in this transaction may not be inserted yet: never reuse them.
+        stored = (self.session.scalar(select(func.max(Change.id))) or 0) + 1
+        start = max(stored, self.session.info.get(NEXT_CHANGE_ID, 0))
+        self.session.info[NEXT_CHANGE_ID] = start + count
         return list(range(start, start + count))
 
     def insert_changes(self, rows: list[dict[str, Any]]) -> None:

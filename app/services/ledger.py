@@ -358,15 +358,45 @@ class _Replay:
     #: Chain columns of ratings whose newest surviving change precedes the replay.
     start_meta: dict[RatingKey, dict[str, Any]] = field(default_factory=dict)
 
-    def load(self, events: EventRepository, ladder_id: str, keys: Iterable[RatingKey]) -> None:
-        """Bring in the starting point of ratings not seen yet: their newest surviving
-        change (the replay deleted everything from its start) and its statistics."""
+    #: Ratings that lost changes to this replay; None: all of them (a replay from scratch).
+    touched: set[RatingKey] | None = None
+
+    def load(
+        self,
+        events: EventRepository,
+        ratings: RatingRepository,
+        ladder_id: str,
+        keys: Iterable[RatingKey],
+    ) -> None:
+        """Bring in the starting point of ratings not seen yet.
+
+        A rating that lost no changes starts from its current row (state, chain, counters),
+        so a replay that only extends history never rescans earlier changes. One that lost
+        changes starts from its newest surviving change and the statistics of the rest.
+        """
         wanted = [k for k in keys if k not in self.counters]
         if not wanted:
             return
         for key in wanted:
             self.counters[key] = _Counters()
-        for key, (last, stats) in events.starting_points(ladder_id, wanted).items():
+        if self.touched is None:
+            return  # from scratch: nothing survives, everyone starts fresh
+        intact = [k for k in wanted if k not in self.touched]
+        for key, row in ratings.get_many(ladder_id, intact).items():
+            if row.last_change_id is None:
+                continue
+            self.states[engine_key(*key)] = decode_state(row.state)
+            self.chain.last_change_id[key] = row.last_change_id
+            self.start_meta[key] = {
+                "last_change_id": row.last_change_id,
+                "last_event_at": row.last_event_at,
+                "last_event_seq": row.last_event_seq,
+            }
+            self.counters[key] = _Counters(
+                row.games, row.wins, row.draws, row.losses, row.last_played_at
+            )
+        lost = [k for k in wanted if k in self.touched]
+        for key, (last, stats) in events.starting_points(ladder_id, lost).items():
             self.states[engine_key(*key)] = decode_state(last.state_after)
             self.chain.last_change_id[key] = last.id
             self.start_meta[key] = {
@@ -395,7 +425,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
     if ladder_state is None:
         ladder_state = plain(rater.initial_ladder_state())
     touched = set(events.delete_changes_from(ladder.id, start))
-    work = _Replay()
+    work = _Replay(touched=None if start is None else touched)
 
     ids = _IdPool(events)
     pending: list[dict[str, Any]] = []
@@ -407,6 +437,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
         engine_events = [stored_to_engine(e.kind, e.body, info.per_faction) for e in page]
         work.load(
             events,
+            ratings,
             ladder.id,
             {db_key(k) for event in engine_events for k in event_keys(info, event)},
         )
@@ -441,7 +472,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
         ladders.set_state(ladder.id, current_ladder_state, now())
 
     # Ratings that lost changes but had none replayed (a voided game's players).
-    work.load(events, ladder.id, touched)
+    work.load(events, ratings, ladder.id, touched)
     affected = touched | set(finals)
     ratings.ensure(ladder.id, [_fresh_row(runtime, ladder, key) for key in sorted(affected)])
     updates_out: list[dict[str, Any]] = []
