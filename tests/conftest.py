@@ -63,7 +63,8 @@ def postgres_url() -> Iterator[str]:
     if base is None:
         pytest.skip(f"PostgreSQL tests need {POSTGRES_ENV}")
     schema = f"ratings_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    # Pre-ping: the fault tests restart PostgreSQL, which kills pooled connections.
+    admin = create_engine(base, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
     with admin.connect() as connection:
         connection.execute(text(f'CREATE SCHEMA "{schema}"'))
     separator = "&" if "?" in base else "?"

@@ -78,9 +78,14 @@ class EventRepository:
         )
         return [int(i) for i in result]
 
-    def add_all(self, rows: Sequence[Event]) -> None:
-        self.session.add_all(rows)
-        self.session.flush()
+    def insert_many(self, rows: list[dict[str, Any]]) -> list[int]:
+        """Insert events (Core, one statement per batch); their seqs in row order."""
+        if not rows:
+            return []
+        result = self.session.scalars(
+            insert(Event).returning(Event.seq, sort_by_parameter_order=True), rows
+        )
+        return [int(seq) for seq in result]
 
     def add(self, event: Event) -> int:
         self.session.add(event)

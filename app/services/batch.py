@@ -19,7 +19,6 @@ from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Conflict, FieldError, Invalid, NotFound
 from app.engine.types import LadderEvent
-from app.models import Event
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import BatchItemOut, GameBatchIn, GameBatchOut, GameIn, TournamentIn
@@ -143,33 +142,32 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
             fresh.sort(key=lambda pair: (pair[1].occurred_at, pair[0]))
             stamp = now()
             rows = [
-                Event(
-                    ladder_id=ladder_id,
-                    kind=item.kind,
-                    external_id=item.external_id,
-                    occurred_at=item.occurred_at,
-                    body=item.body,
-                    body_hash=item.digest,
-                    rated=item.rated,
-                    tournament=item.tournament,
-                    created_at=stamp,
-                )
+                {
+                    "ladder_id": ladder_id,
+                    "kind": item.kind,
+                    "external_id": item.external_id,
+                    "occurred_at": item.occurred_at,
+                    "body": item.body,
+                    "body_hash": item.digest,
+                    "rated": item.rated,
+                    "tournament": item.tournament,
+                    "created_at": stamp,
+                }
                 for _, item in fresh
             ]
-            if rows:
-                events.add_all(rows)
-            for (index, item), row in zip(fresh, rows, strict=True):
+            seqs = events.insert_many(rows)
+            for (index, item), seq in zip(fresh, seqs, strict=True):
                 outcomes[index] = BatchItemOut(
-                    ladder=ladder_id, id=item.external_id, seq=row.seq, status="created"
+                    ladder=ladder_id, id=item.external_id, seq=seq, status="created"
                 )
                 if item.external_id is not None:
-                    first_seq[(item.kind, item.external_id)] = row.seq
+                    first_seq[(item.kind, item.external_id)] = seq
             for index, key in repeats:
                 outcomes[index] = BatchItemOut(
                     ladder=ladder_id, id=key[1], seq=first_seq[key], status="existing"
                 )
-            if rows:
-                count, _players = recompute(session, ladder, rows[0].occurred_at)
+            if fresh:
+                count, _players = recompute(session, ladder, fresh[0][1].occurred_at)
                 recomputed += count
         ordered = [outcomes[i] for i in range(len(items))]
         return GameBatchOut(
