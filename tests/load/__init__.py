@@ -1,0 +1,1 @@
+"""Load and fault tests: real servers as subprocesses (docs/testing-load.md)."""
