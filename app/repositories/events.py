@@ -42,19 +42,25 @@ class EventRepository:
     def find_many(
         self, ladder_id: str, keys: Sequence[tuple[str, str]]
     ) -> dict[tuple[str, str], Event]:
-        """Stored events by (kind, external id), queried in slices."""
+        """Stored events by (kind, external id), queried in slices by kind so each query
+        walks the unique (ladder, kind, id) index."""
         found: dict[tuple[str, str], Event] = {}
-        ids = sorted({k[1] for k in keys})
-        for begin in range(0, len(ids), PLAYERS_PER_QUERY):
-            rows = self.session.scalars(
-                select(Event).where(
-                    Event.ladder_id == ladder_id,
-                    Event.external_id.in_(ids[begin : begin + PLAYERS_PER_QUERY]),
+        by_kind: dict[str, list[str]] = {}
+        for kind, external_id in keys:
+            by_kind.setdefault(kind, []).append(external_id)
+        for kind, ids in by_kind.items():
+            unique = sorted(set(ids))
+            for begin in range(0, len(unique), PLAYERS_PER_QUERY):
+                rows = self.session.scalars(
+                    select(Event).where(
+                        Event.ladder_id == ladder_id,
+                        Event.kind == kind,
+                        Event.external_id.in_(unique[begin : begin + PLAYERS_PER_QUERY]),
+                    )
                 )
-            )
-            for event in rows:
-                if event.external_id is not None:
-                    found[(event.kind, event.external_id)] = event
+                for event in rows:
+                    if event.external_id is not None:
+                        found[(event.kind, event.external_id)] = event
         return found
 
     def insert_new(self, values: dict[str, Any]) -> int | None:
