@@ -1,0 +1,284 @@
+"""Data for bench/run_history.py: seeded JSON Lines histories and the raw-insert ceiling.
+
+- ``generate``: a deterministic (seeded) history of N games of one system, written as a
+  ``ratings import`` JSON Lines file (a header line, then POST /games bodies in time order);
+- ``prepare``: the same games through the service's own conversion (``batch.game_item``: the
+  stored body, its hash and the engine event), then replayed with the pure engine into the
+  exact ``events`` and ``changes`` rows the service would store (the raw-insert ceiling's
+  rows, and the engine ceiling's input);
+- ``raw_insert_sqlite`` / ``raw_insert_postgres``: those rows inserted with the fastest plain
+  method and no service logic (executemany in one transaction; psycopg ``COPY``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from app.engine.ledger import event_ranks, outcomes_by_rank, replay
+from app.engine.types import Game
+from app.schemas.events import GameIn
+from app.services.batch import game_item
+from app.services.runtime import Runtime, configure, db_key, encode_state, plain
+
+#: First game's time; each next game is GAME_SPACING later (strictly increasing: no ties).
+EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
+GAME_SPACING = timedelta(seconds=30)
+#: Share of two-player games that are draws (equal ranks), and of 4-player games with a tie.
+DRAW_SHARE = 0.1
+
+EVENT_COLUMNS = (
+    "seq", "ladder_id", "kind", "external_id", "occurred_at", "body", "body_hash", "rated",
+    "tournament", "voided_at", "voided_changes", "ladder_state_after", "created_at",
+)  # fmt: skip
+CHANGE_COLUMNS = (
+    "id", "ladder_id", "event_seq", "player", "faction", "position", "rank", "outcome",
+    "occurred_at", "seq", "rating_before", "rating_after", "deviation_before",
+    "deviation_after", "volatility_before", "volatility_after", "state_after", "details",
+    "prev_change_id",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """One benchmarked history: ``games`` games of ``seats`` players among ``players``."""
+
+    ladder: str
+    system: str
+    params: dict[str, Any]
+    games: int
+    seats: int
+    players: int
+    seed: int
+
+    @property
+    def header(self) -> dict[str, Any]:
+        return {"ladder": {"id": self.ladder, "system": self.system, "params": self.params}}
+
+    def runtime(self) -> Runtime:
+        return configure(self.system, self.params)
+
+
+def game_id(index: int) -> str:
+    return f"g{index:08d}"
+
+
+def bodies(ds: Dataset) -> Iterator[dict[str, Any]]:
+    """The games, in time order (deterministic for the dataset's seed)."""
+    rng = random.Random(f"{ds.seed}-{ds.ladder}")
+    names = [f"p{n:06d}" for n in range(ds.players)]
+    for index in range(ds.games):
+        seated = rng.sample(names, ds.seats)
+        if ds.seats == 2:
+            ranks = [1, 1] if rng.random() < DRAW_SHARE else [1, 2]
+        else:
+            ranks = list(range(1, ds.seats + 1))
+            if rng.random() < DRAW_SHARE:  # a shared place somewhere
+                tie = rng.randrange(ds.seats - 1)
+                ranks[tie + 1] = ranks[tie]
+        played = EPOCH + index * GAME_SPACING
+        yield {
+            "id": game_id(index),
+            "played_at": played.isoformat().replace("+00:00", "Z"),
+            "players": [
+                {"player": name, "rank": rank} for name, rank in zip(seated, ranks, strict=True)
+            ],
+        }
+
+
+def generate(ds: Dataset, path: Path) -> int:
+    """Write the dataset as a ``ratings import`` JSON Lines file; returns its size in bytes."""
+    with path.open("w", encoding="utf-8") as out:
+        out.write(json.dumps(ds.header) + "\n")
+        for body in bodies(ds):
+            out.write(json.dumps(body, separators=(",", ":")) + "\n")
+    return path.stat().st_size
+
+
+@dataclass
+class Prepared:
+    """A dataset's engine events and the rows the service stores for it (seq/ids from 1)."""
+
+    dataset: Dataset
+    events: list[Game] = field(default_factory=list)
+    #: EVENT_COLUMNS values, JSON columns as JSON text.
+    event_rows: list[tuple[Any, ...]] = field(default_factory=list)
+    #: CHANGE_COLUMNS values, JSON columns as JSON text.
+    change_rows: list[tuple[Any, ...]] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def prepare(ds: Dataset, first_seq: int = 1, first_change_id: int = 1) -> Prepared:
+    """Convert the games as the import does, and replay them into stored rows (untimed)."""
+    began = time.perf_counter()
+    runtime = ds.runtime()
+    out = Prepared(ds)
+    stamp = datetime.now(UTC)
+    occurred: list[datetime] = []
+    for index, raw in enumerate(bodies(ds)):
+        item = game_item(GameIn.model_validate({**raw, "ladder": ds.ladder}))
+        out.events.append(item.event)  # type: ignore[arg-type]
+        occurred.append(item.occurred_at)
+        out.event_rows.append(
+            (
+                first_seq + index,
+                ds.ladder,
+                item.kind,
+                item.external_id,
+                item.occurred_at,
+                json.dumps(item.body),
+                item.digest,
+                item.rated,
+                item.tournament,
+                None,
+                None,
+                None,
+                stamp,
+            )
+        )
+    last: dict[tuple[str, str], int] = {}
+    change_id = first_change_id
+    for index, step in enumerate(replay(runtime.info, runtime.rater, out.events)):
+        seq = first_seq + index
+        ranks = event_ranks(step.event)
+        outcomes = outcomes_by_rank(ranks)
+        for position, change in enumerate(step.outcome.changes):
+            key = db_key(change.key)
+            out.change_rows.append(
+                (
+                    change_id,
+                    ds.ladder,
+                    seq,
+                    key[0],
+                    key[1],
+                    position,
+                    ranks[position],
+                    outcomes[position],
+                    occurred[index],
+                    seq,
+                    change.before.rating,
+                    change.after.rating,
+                    change.before.deviation,
+                    change.after.deviation,
+                    change.before.volatility,
+                    change.after.volatility,
+                    json.dumps(encode_state(change.after)),
+                    json.dumps(plain(change.details)),
+                    last.get(key),
+                )
+            )
+            last[key] = change_id
+            change_id += 1
+    out.seconds = time.perf_counter() - began
+    return out
+
+
+# -- the raw-insert ceiling -------------------------------------------------------------------
+
+
+def _sqlite_time(value: datetime | None) -> str | None:
+    """SQLAlchemy's SQLite DATETIME text for a UTC time (what app.models.base stores)."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def sqlite_rows(prepared: Prepared) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The rows as SQLite stores them (time as text, booleans as 0/1); untimed."""
+    events = [
+        (
+            *r[:4],
+            _sqlite_time(r[4]),
+            r[5],
+            r[6],
+            int(r[7]),
+            r[8],
+            None,
+            None,
+            None,
+            _sqlite_time(r[12]),
+        )
+        for r in prepared.event_rows
+    ]
+    changes = [(*r[:8], _sqlite_time(r[8]), *r[9:]) for r in prepared.change_rows]
+    return events, changes
+
+
+def _insert_sql(table: str, columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+def raw_insert_sqlite(
+    path: str, events: list[tuple[Any, ...]], changes: list[tuple[Any, ...]]
+) -> dict[str, float]:
+    """executemany of both tables in one transaction, with the service's PRAGMAs."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
+            connection.execute(f"PRAGMA {pragma}")
+        began = time.perf_counter()
+        connection.execute("BEGIN IMMEDIATE")
+        connection.executemany(_insert_sql("events", EVENT_COLUMNS), events)
+        middle = time.perf_counter()
+        connection.executemany(_insert_sql("changes", CHANGE_COLUMNS), changes)
+        connection.execute("COMMIT")
+        ended = time.perf_counter()
+    finally:
+        connection.close()
+    return {"events_s": middle - began, "changes_s": ended - middle, "total_s": ended - began}
+
+
+def raw_insert_postgres(
+    dsn: str, schema: str, prepared: Prepared, application_name: str = ""
+) -> dict[str, float]:
+    """psycopg COPY (text format, rows written from Python tuples) of both tables, one
+    transaction. JSON columns go as JSON text, which PostgreSQL parses into jsonb."""
+    import psycopg
+
+    with psycopg.connect(
+        dsn, options=f"-csearch_path={schema}", application_name=application_name
+    ) as connection:
+        pid = connection.info.backend_pid
+        with connection.cursor() as cursor:
+            cpu0 = _process_cpu(pid)
+            began = time.perf_counter()
+            with cursor.copy(f"COPY events ({', '.join(EVENT_COLUMNS)}) FROM STDIN") as copy:
+                for row in prepared.event_rows:
+                    copy.write_row(row)
+            middle = time.perf_counter()
+            with cursor.copy(f"COPY changes ({', '.join(CHANGE_COLUMNS)}) FROM STDIN") as copy:
+                for row in prepared.change_rows:
+                    copy.write_row(row)
+        connection.commit()
+        ended = time.perf_counter()
+        backend_cpu = _process_cpu(pid) - cpu0
+        # The ids were given explicitly: move the sequences past them (untimed).
+        for table, column in (("events", "seq"), ("changes", "id")):
+            connection.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                f"(SELECT max({column}) FROM {table}))"
+            )
+        connection.commit()
+    return {
+        "events_s": middle - began,
+        "changes_s": ended - middle,
+        "total_s": ended - began,
+        "backend_cpu_s": backend_cpu,
+    }
+
+
+def _process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a local process: the PostgreSQL backend of a session."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
