@@ -927,15 +927,18 @@ def print_table(report: dict[str, Any]) -> None:
 RUN_LOCK = Path(tempfile.gettempdir()) / "ratings-bench-history.lock"
 
 
-def hold_run_lock() -> Any:
+_held: list[Any] = []
+
+
+def hold_run_lock() -> None:
     """An exclusive lock on RUN_LOCK, held until the process exits (waits for another run)."""
     stream = RUN_LOCK.open("a+")
+    _held.append(stream)  # open (and so locked) until the process ends
     try:
         fcntl.flock(stream, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         print(f"another run_history.py holds {RUN_LOCK}: waiting for it to end", flush=True)
         fcntl.flock(stream, fcntl.LOCK_EX)
-    return stream
 
 
 def _on_signal(signum: int, _frame: Any) -> None:
@@ -974,7 +977,7 @@ def main(argv: list[str] | None = None) -> None:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _on_signal)
     targets = [t for t in args.databases.split(",") if t]
-    lock = hold_run_lock()
+    hold_run_lock()
     for target in targets:
         if target not in ("sqlite", "postgresql"):
             parser.error(f"unknown database {target!r}")
