@@ -231,8 +231,8 @@ class EventRepository:
     def ladder_state_at(self, ladder_id: str, at: datetime) -> dict[str, Any] | None:
         return self.ladder_state_before(ladder_id, at + timedelta(microseconds=1))
 
-    def last_changes_before(self, ladder_id: str, start: datetime) -> list[Change]:
-        """Each rating's last change before ``start`` (the states a replay starts from)."""
+    def _newest_changes(self, *conditions: Any) -> list[Change]:
+        """Each rating's newest change among those matching ``conditions``."""
         ranked = (
             select(
                 Change.id,
@@ -243,7 +243,7 @@ class EventRepository:
                 )
                 .label("newest"),
             )
-            .where(Change.ladder_id == ladder_id, Change.occurred_at < start)
+            .where(*conditions)
             .subquery()
         )
         return list(
@@ -251,6 +251,10 @@ class EventRepository:
                 select(Change).join(ranked, ranked.c.id == Change.id).where(ranked.c.newest == 1)
             )
         )
+
+    def last_changes_before(self, ladder_id: str, start: datetime) -> list[Change]:
+        """Each rating's last change before ``start`` (the states a replay starts from)."""
+        return self._newest_changes(Change.ladder_id == ladder_id, Change.occurred_at < start)
 
     def starting_points(
         self, ladder_id: str, keys: Sequence[tuple[str, str]]
@@ -264,22 +268,7 @@ class EventRepository:
         players = sorted({k[0] for k in keys})
         for begin in range(0, len(players), PLAYERS_PER_QUERY):
             chunk = players[begin : begin + PLAYERS_PER_QUERY]
-            ranked = (
-                select(
-                    Change.id,
-                    func.row_number()
-                    .over(
-                        partition_by=(Change.player, Change.faction),
-                        order_by=(Change.occurred_at.desc(), Change.seq.desc()),
-                    )
-                    .label("newest"),
-                )
-                .where(Change.ladder_id == ladder_id, Change.player.in_(chunk))
-                .subquery()
-            )
-            newest = self.session.scalars(
-                select(Change).join(ranked, ranked.c.id == Change.id).where(ranked.c.newest == 1)
-            )
+            newest = self._newest_changes(Change.ladder_id == ladder_id, Change.player.in_(chunk))
             stats = self._statistics(and_(Change.ladder_id == ladder_id, Change.player.in_(chunk)))
             for change in newest:
                 key = (change.player, change.faction)
