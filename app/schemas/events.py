@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator
 
 from app.schemas.common import (
     MAX_TEXT_LENGTH,
@@ -41,7 +41,7 @@ class GamePlayerIn(RequestModel):
     eliminated_in: int | None = Field(default=None, ge=MIN_GAME_YEAR, le=MAX_GAME_YEAR)
 
 
-def _no_duplicate_players(players: list[Any], field: str, per_faction: bool = False) -> None:
+def _no_duplicate_players(players: list[Any], field: str) -> None:
     seen: set[str] = set()
     for index, entry in enumerate(players):
         if entry.player in seen:
@@ -59,10 +59,11 @@ class GameBody(RequestModel):
     end_year: int | None = Field(default=None, ge=MIN_GAME_YEAR, le=MAX_GAME_YEAR)
     players: list[GamePlayerIn] = Field(min_length=2, max_length=MAX_PLAYERS_PER_GAME)
 
-    @model_validator(mode="after")
-    def _players_unique(self) -> GameBody:
-        _no_duplicate_players(self.players, "players")
-        return self
+    @field_validator("players")
+    @classmethod
+    def _players_unique(cls, players: list[GamePlayerIn]) -> list[GamePlayerIn]:
+        _no_duplicate_players(players, "players")
+        return players
 
 
 class GameIn(GameBody):
@@ -115,10 +116,11 @@ class TournamentBody(RequestModel):
     major: bool = False
     standings: list[StandingIn] = Field(min_length=2, max_length=MAX_STANDINGS)
 
-    @model_validator(mode="after")
-    def _standings_unique(self) -> TournamentBody:
-        _no_duplicate_players(self.standings, "standings")
-        return self
+    @field_validator("standings")
+    @classmethod
+    def _standings_unique(cls, standings: list[StandingIn]) -> list[StandingIn]:
+        _no_duplicate_players(standings, "standings")
+        return standings
 
 
 class TournamentIn(TournamentBody):
