@@ -263,11 +263,18 @@ def apply_in_chunks(
     """Apply items in time order, ``chunk`` per transaction. Returns (created, existing)."""
     ordered = sorted(enumerate(items), key=lambda pair: (pair[1].occurred_at, pair[0]))
     created = existing = 0
+    analyzed_at = 0
     for begin in range(0, len(ordered), chunk):
         part = [item for _, item in ordered[begin : begin + chunk]]
         out = batch.apply(db, part)
         created += out.created
         existing += out.existing
+        if created - analyzed_at >= max(chunk, analyzed_at):
+            # The tables at least doubled since the planner last looked: let it look again,
+            # so lookups keep using the indexes (each ANALYZE samples a bounded number of
+            # rows, and this happens about log2(events / chunk) times).
+            db.run(lambda session: EventRepository(session).refresh_statistics())
+            analyzed_at = created
         if progress is not None:
             progress(len(part))
     return created, existing
