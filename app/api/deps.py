@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
+import anyio.to_thread
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -19,12 +20,14 @@ bearer = HTTPBearer(
 )
 
 
-def get_db(request: Request) -> Database:
+# The dependencies are coroutines: a plain ``def`` would cost each request a hop to the
+# thread pool. What blocks (an API key lookup) goes to a thread itself.
+async def get_db(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
 
 
-def get_settings_dep(request: Request) -> Settings:
+async def get_settings_dep(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -34,7 +37,7 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 AppSettings = Annotated[Settings, Depends(get_settings_dep)]
 
 
-def _identify(
+async def _identify(
     settings: Settings, db: Database, credentials: HTTPAuthorizationCredentials | None
 ) -> Principal:
     if credentials is None or not credentials.credentials:
@@ -42,28 +45,32 @@ def _identify(
     token = credentials.credentials
     if auth.is_admin_token(settings.admin_token, token):
         return auth.ADMIN
+    return await anyio.to_thread.run_sync(_identify_key, settings, db, token)
+
+
+def _identify_key(settings: Settings, db: Database, token: str) -> Principal:
     secret = auth.hashing_secret(settings.admin_token, settings.key_secret)
     principal = auth.authenticate(db, secret, token)
     auth.count_request(db, principal, settings.rate_limit_per_minute)
     return principal
 
 
-def requires(scope: str) -> Callable[..., Principal]:
+def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
     """A dependency giving the caller, who must hold ``scope`` (401 / 403 otherwise)."""
 
-    def dependency(credentials: Credentials, settings: AppSettings, db: DB) -> Principal:
+    async def dependency(credentials: Credentials, settings: AppSettings, db: DB) -> Principal:
         if scope == auth.READ and settings.public_reads:
             return auth.PUBLIC_READER
-        principal = _identify(settings, db, credentials)
+        principal = await _identify(settings, db, credentials)
         principal.require_scope(scope)
         return principal
 
     return dependency
 
 
-def requires_admin(credentials: Credentials, settings: AppSettings, db: DB) -> None:
+async def requires_admin(credentials: Credentials, settings: AppSettings, db: DB) -> None:
     """Key management is for the admin token only (a valid key gets 403, anything else 401)."""
-    if not _identify(settings, db, credentials).is_admin:
+    if not (await _identify(settings, db, credentials)).is_admin:
         raise Forbidden("only the admin token manages API keys")
 
 

@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     max_players_per_game: int = Field(default=100, ge=2, le=100)
     max_standings: int = Field(default=10_000, ge=2, le=10_000)
     max_batch_games: int = Field(default=10_000, ge=1, le=10_000)
+    #: Most games one transaction records together when POST /games requests arrive at the
+    #: same time (group commit); 0 records each in its own transaction.
+    write_group_max: int = Field(default=64, ge=0, le=1_000)
     #: Origins allowed by CORS (comma-separated), e.g. "https://lobby.example.org".
     cors_origins: str = ""
 

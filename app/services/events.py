@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+import anyio.to_thread
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -28,6 +29,7 @@ from app.services.conversion import (
     tournament_time,
     tournament_to_engine,
 )
+from app.services.group_commit import committer_for
 from app.services.ledger import (
     NeedsExclusiveLock,
     NewEvent,
@@ -170,7 +172,7 @@ def _out(
     view = event if isinstance(event, EventView) else EventView.of(event)
     rows = [c if isinstance(c, Mapping) else _change_dict(c) for c in changes]
     if view.kind == GAME:
-        factions = [p.get("faction") for p in view.body.get("players", [])]
+        factions = _shown_factions(view.kind, view.body, len(rows))
         return GameOut(
             ladder=view.ladder_id,
             id=view.external_id or "",
@@ -195,21 +197,17 @@ def _out(
     )
 
 
-def _submit(
-    db: Database,
-    ladder_id: str,
+def _new_event(
     kind: str,
     external_id: str,
     occurred_at: datetime,
     canonical: dict[str, Any],
     engine_event: LadderEvent,
     *,
-    dry_run: bool,
     rated: bool = True,
     tournament: str | None = None,
-    shown_factions: list[str | None],
-) -> Submitted:
-    new = NewEvent(
+) -> NewEvent:
+    return NewEvent(
         kind=kind,
         external_id=external_id,
         occurred_at=occurred_at,
@@ -219,8 +217,35 @@ def _submit(
         rated=rated,
         tournament=tournament,
     )
+
+
+def _shown_factions(kind: str, body: Mapping[str, Any], count: int) -> list[str | None]:
+    """The faction each change shows: a game's, as posted; none in a tournament."""
+    if kind == GAME:
+        return [player.get("faction") for player in body.get("players", [])]
+    return [None] * count
+
+
+def _answer_new(ladder_id: str, new: NewEvent, recorded: Recorded) -> GameOut | TournamentOut:
+    """The response to a newly recorded event, from the rows just written."""
+    assert recorded.runtime is not None
+    assert recorded.changes is not None
+    view = EventView(
+        ladder_id,
+        new.kind,
+        new.external_id,
+        recorded.seq,
+        new.occurred_at,
+        new.rated,
+        False,
+        new.body,
+    )
+    return _out(recorded.runtime, view, recorded.changes)
+
+
+def _submit(db: Database, ladder_id: str, new: NewEvent, *, dry_run: bool) -> Submitted:
     if dry_run:
-        return Submitted(200, _dry_run(db, ladder_id, new, shown_factions))
+        return Submitted(200, _dry_run(db, ladder_id, new))
 
     def work(session: Session, exclusive: bool) -> tuple[Submitted, str]:
         recorded = record(session, ladder_id, new, exclusive=exclusive)
@@ -228,10 +253,7 @@ def _submit(
         assert runtime is not None
         status = 200 if recorded.existing else 201
         if recorded.changes is not None:
-            view = EventView(
-                ladder_id, kind, external_id, recorded.seq, occurred_at, rated, False, canonical
-            )
-            return Submitted(status, _out(runtime, view, recorded.changes)), runtime.info.id
+            return Submitted(status, _answer_new(ladder_id, new, recorded)), runtime.info.id
         event = session.get(Event, recorded.seq)
         assert event is not None
         changes = EventRepository(session).changes_of_event(recorded.seq)
@@ -240,17 +262,12 @@ def _submit(
 
     submitted, system = run_write(db, work)
     if submitted.status == 201:
-        metrics.record_applied(ladder_id, system, kind)
+        metrics.record_applied(ladder_id, system, new.kind)
         metrics.record_recomputed(ladder_id, system, submitted.body.recomputed_events)
     return submitted
 
 
-def _dry_run(
-    db: Database,
-    ladder_id: str,
-    new: NewEvent,
-    shown_factions: list[str | None],
-) -> GameOut | TournamentOut:
+def _dry_run(db: Database, ladder_id: str, new: NewEvent) -> GameOut | TournamentOut:
     """The response the event would get, computed from history as of its time; nothing stored."""
     from app.engine.ledger import event_keys, event_ranks
 
@@ -271,6 +288,7 @@ def _dry_run(
         states, ladder_state = states_as_of(session, ladder, runtime, keys, new.occurred_at)
         outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder_state)
         ranks = event_ranks(new.event)
+        shown_factions = _shown_factions(new.kind, new.body, len(ranks))
         changes = [
             _engine_change_out(runtime, c, ranks[i], shown_factions[i])
             for i, c in enumerate(outcome.changes)
@@ -296,36 +314,48 @@ def _dry_run(
     return db.run(work, write=False)
 
 
-def submit_game(db: Database, body: GameIn, *, dry_run: bool = False) -> Submitted:
-    canonical = body.model_dump(mode="json", by_alias=True)
-    return _submit(
-        db,
-        body.ladder,
+def new_game_event(body: GameIn) -> NewEvent:
+    return _new_event(
         GAME,
         body.id,
         body.played_at,
-        canonical,
+        body.model_dump(mode="json", by_alias=True),
         game_to_engine(body),
-        dry_run=dry_run,
         rated=body.rated,
         tournament=body.tournament,
-        shown_factions=[p.faction for p in body.players],
     )
+
+
+def submit_game(db: Database, body: GameIn, *, dry_run: bool = False) -> Submitted:
+    return _submit(db, body.ladder, new_game_event(body), dry_run=dry_run)
+
+
+async def submit_game_grouped(db: Database, body: GameIn, max_group: int) -> Submitted:
+    """POST /games under load: recorded together with the games arriving beside it.
+
+    What the group cannot take (a late game, a repeated id, a ladder-wide system) is
+    recorded on its own, in a worker thread, exactly as :func:`submit_game` does.
+    """
+    new = new_game_event(body)
+    recorded = await committer_for(db, max_group).submit(body.ladder, new)
+    if isinstance(recorded, Recorded):
+        assert recorded.runtime is not None
+        metrics.record_applied(body.ladder, recorded.runtime.info.id, new.kind)
+        return Submitted(201, _answer_new(body.ladder, new, recorded))
+    one_by_one = functools.partial(_submit, db, body.ladder, new, dry_run=False)
+    return await anyio.to_thread.run_sync(one_by_one)
 
 
 def submit_tournament(db: Database, body: TournamentIn, *, dry_run: bool = False) -> Submitted:
     canonical = body.model_dump(mode="json", by_alias=True)
-    return _submit(
-        db,
-        body.ladder,
+    new = _new_event(
         TOURNAMENT,
         body.id,
         tournament_time(body.held_on),
         canonical,
         tournament_to_engine(body),
-        dry_run=dry_run,
-        shown_factions=[None for _ in body.standings],
     )
+    return _submit(db, body.ladder, new, dry_run=dry_run)
 
 
 def get_event(db: Database, ladder_id: str, kind: str, external_id: str) -> GameOut | TournamentOut:

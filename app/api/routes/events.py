@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import APIRouter, Path, Query, Response
 
 from app.api.deps import DB, AppSettings, LadderAdmin, Reader, ResultsWriter, check_sizes
@@ -48,7 +50,7 @@ TOURNAMENT_CREATED: dict[int | str, dict[str, Any]] = {
     responses=GAME_CREATED,
     tags=["games"],
 )
-def post_game(
+async def post_game(
     body: GameIn,
     db: DB,
     response: Response,
@@ -63,7 +65,11 @@ def post_game(
     """
     caller.check_ladder(body.ladder)
     check_sizes(settings, players=len(body.players))
-    result = service.submit_game(db, body, dry_run=dry_run)
+    if dry_run or settings.write_group_max == 0:
+        submit = functools.partial(service.submit_game, db, body, dry_run=dry_run)
+        result = await anyio.to_thread.run_sync(submit)
+    else:
+        result = await service.submit_game_grouped(db, body, settings.write_group_max)
     response.status_code = result.status
     assert isinstance(result.body, GameOut)
     return result.body

@@ -1,0 +1,149 @@
+"""Group commit: games recorded together equal the same games recorded one by one."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+import httpx
+import pytest
+from sqlalchemy import text
+
+from app.core.database import Database
+from app.main import create_app
+from app.schemas.events import GameIn
+from app.services.admin import recompute_ladder
+from app.services.appends import DEFERRED
+from app.services.events import new_game_event
+from app.services.group_commit import record_group
+from app.services.ledger import Recorded
+from tests.conftest import AUTH, make_settings
+from tests.helpers import game, make_ladder
+
+pytestmark = pytest.mark.anyio
+
+K = 32.0
+INITIAL = 1500.0
+SCALE = 400.0
+
+
+def expected_score(rating: float, opponent: float) -> float:
+    return 1 / (1 + 10 ** ((opponent - rating) / SCALE))
+
+
+def _new(body: dict[str, object]):  # type: ignore[no-untyped-def]
+    return new_game_event(GameIn.model_validate(body))
+
+
+def _ratings(database: Database, ladder: str) -> dict[str, tuple[float, int, int]]:
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT player, rating, games, wins FROM player_ratings "
+                "WHERE ladder_id = :ladder ORDER BY player"
+            ),
+            {"ladder": ladder},
+        )
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+async def test_a_group_rates_in_arrival_order_and_hands_back_late_and_repeated_games(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    await make_ladder(client, "club", "elo")
+    first = game("club", "g1", {"A": 1, "B": 2}, minutes=10)
+    group = [
+        first,
+        game("club", "g2", {"A": 1, "C": 2}, minutes=20),
+        game("club", "g3", {"B": 1, "D": 2}, minutes=5),  # earlier than B's g1: late
+        first,  # the same id twice in one group
+    ]
+    results = record_group(database, "club", [_new(body) for body in group])
+
+    assert isinstance(results[0], Recorded)
+    assert isinstance(results[1], Recorded)
+    assert results[2] is DEFERRED
+    assert results[3] is DEFERRED
+    a_after_g1 = INITIAL + K * (1 - 0.5)
+    b_after_g1 = INITIAL - K * 0.5
+    a_after_g2 = a_after_g1 + K * (1 - expected_score(a_after_g1, INITIAL))
+    c_after_g2 = INITIAL + K * (0 - expected_score(INITIAL, a_after_g1))
+    stored = _ratings(database, "club")
+    assert stored["A"] == (pytest.approx(a_after_g2), 2, 2)
+    assert stored["B"] == (pytest.approx(b_after_g1), 1, 0)
+    assert stored["C"] == (pytest.approx(c_after_g2), 1, 0)
+    # D's row exists (locked for g3) but has no game yet.
+    assert stored["D"][1] == 0
+
+    # The handed-back games go through the one-by-one path: late, then a repeat.
+    late = await client.post("/games", json=group[2])
+    assert late.status_code == 201, late.text
+    assert late.json()["recomputed_events"] >= 1
+    repeat = await client.post("/games", json=first)
+    assert repeat.status_code == 200
+    before = _ratings(database, "club")
+    recompute_ladder(database, "club", None)
+    assert _ratings(database, "club") == before
+
+
+@pytest.fixture
+async def one_by_one(database: Database) -> AsyncIterator[httpx.AsyncClient]:
+    settings = make_settings(database_url=str(database.url), write_group_max=0)
+    app = create_app(settings, database=database)
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://ratings.test", headers=AUTH
+    ) as http:
+        yield http
+
+
+@pytest.mark.parametrize("system", ["elo", "fundox", "glicko2"])
+async def test_concurrent_games_end_where_the_same_games_one_by_one_do(
+    client: httpx.AsyncClient, one_by_one: httpx.AsyncClient, database: Database, system: str
+) -> None:
+    await make_ladder(client, "grouped", system)
+    await make_ladder(client, "single", system)
+    rng = random.Random(11)
+    players = [f"p{i}" for i in range(8)]
+    tables = [rng.sample(players, 4 if system == "fundox" else 2) for _ in range(80)]
+
+    def body(ladder: str, index: int) -> dict[str, object]:
+        ranks = {player: seat + 1 for seat, player in enumerate(tables[index])}
+        return game(ladder, f"g{index}", ranks, minutes=index)
+
+    for index in range(len(tables)):
+        assert (await one_by_one.post("/games", json=body("single", index))).status_code == 201
+    # The same games at once, in a shuffled order (many arrive late), some of them twice.
+    order = list(range(len(tables))) + rng.sample(range(len(tables)), 10)
+    rng.shuffle(order)
+    responses = await asyncio.gather(
+        *(client.post("/games", json=body("grouped", index)) for index in order)
+    )
+    statuses = [r.status_code for r in responses]
+    assert statuses.count(201) == len(tables), statuses
+    assert statuses.count(200) == len(order) - len(tables), statuses
+
+    assert _ratings(database, "grouped") == _ratings(database, "single")
+    for player in players:
+        grouped = await client.get(f"/ladders/grouped/players/{player}/history?limit=500")
+        single = await client.get(f"/ladders/single/players/{player}/history?limit=500")
+        assert _comparable(grouped.json()) == _comparable(single.json())
+
+
+def _comparable(history: dict[str, object]) -> list[tuple[object, ...]]:
+    """A history without what differs by arrival (sequence numbers)."""
+    entries = history["entries"]
+    assert isinstance(entries, list)
+    assert len(entries) == history["total"]
+    return [
+        (
+            datetime.fromisoformat(str(e["at"]).replace("Z", "+00:00")),
+            e["id"],
+            e["rating_before"],
+            e["rating_after"],
+            e["deviation_after"],
+            e["details"],
+        )
+        for e in entries
+    ]
