@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import json
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import and_, case, delete, func, insert, or_, select, text, update
+from sqlalchemy import Table, and_, case, delete, func, insert, or_, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -15,8 +16,25 @@ from app.repositories.base import is_postgres
 
 #: Session key of the next change id a SQLite transaction may hand out.
 NEXT_CHANGE_ID = "ratings_next_change_id"
+#: The same for events' seqs drawn by bulk inserts.
+NEXT_EVENT_SEQ = "ratings_next_event_seq"
 #: Players per IN list: keeps SQLite's and PostgreSQL's bound-parameter counts small.
 PLAYERS_PER_QUERY = 500
+#: Rows from which a bulk write goes out as COPY on PostgreSQL (below it, one INSERT).
+COPY_MIN_ROWS = 200
+#: The columns of ``changes`` and ``events`` that bulk writes fill, in order.
+CHANGE_COLUMNS = (
+    "id", "ladder_id", "event_seq", "player", "faction", "position", "rank", "outcome",
+    "occurred_at", "seq", "rating_before", "rating_after", "deviation_before",
+    "deviation_after", "volatility_before", "volatility_after", "state_after", "details",
+    "prev_change_id",
+)  # fmt: skip
+EVENT_COLUMNS = (
+    "seq", "ladder_id", "kind", "external_id", "occurred_at", "body", "body_hash", "rated",
+    "tournament", "created_at",
+)  # fmt: skip
+#: The columns of each that hold JSON.
+_JSON_COLUMNS = frozenset({"state_after", "details", "body"})
 _NO_STATS: dict[str, Any] = {
     "games": 0,
     "wins": 0,
@@ -93,6 +111,22 @@ class EventRepository:
         )
         return [int(seq) for seq in result]
 
+    def insert_many_bulk(self, rows: list[dict[str, Any]]) -> list[int]:
+        """Insert many events (an import's chunk); their seqs in row order.
+
+        The seqs are drawn first (in row order), so the rows can go out with the fastest
+        write the database has: COPY on PostgreSQL, the driver's executemany on SQLite.
+        """
+        if len(rows) < COPY_MIN_ROWS:
+            return self.insert_many(rows)
+        seqs = self._allocate_ids(Event, "events", "seq", len(rows), NEXT_EVENT_SEQ)
+        self._write_rows(
+            cast(Table, Event.__table__),
+            EVENT_COLUMNS,
+            [{**row, "seq": seq} for row, seq in zip(rows, seqs, strict=True)],
+        )
+        return seqs
+
     def add(self, event: Event) -> int:
         self.session.add(event)
         self.session.flush()
@@ -107,6 +141,36 @@ class EventRepository:
             .limit(1)
         ).one_or_none()
         return None if row is None else (row[0], row[1])
+
+    def live_rows(
+        self, ladder_id: str, start: datetime | None, page_size: int
+    ) -> Iterator[list[Any]]:
+        """Like ``live_pages``, as plain rows of (seq, kind, occurred_at, rated, body): what a
+        replay reads, without building ORM objects."""
+        after: tuple[datetime, int] | None = None
+        columns = (Event.seq, Event.kind, Event.occurred_at, Event.rated, Event.body)
+        while True:
+            statement = select(*columns).where(
+                Event.ladder_id == ladder_id, Event.voided_at.is_(None)
+            )
+            if start is not None:
+                statement = statement.where(Event.occurred_at >= start)
+            if after is not None:
+                statement = statement.where(
+                    or_(
+                        Event.occurred_at > after[0],
+                        and_(Event.occurred_at == after[0], Event.seq > after[1]),
+                    )
+                )
+            page = list(
+                self.session.execute(
+                    statement.order_by(Event.occurred_at, Event.seq).limit(page_size)
+                )
+            )
+            if not page:
+                return
+            yield page
+            after = (page[-1][2], page[-1][0])
 
     def live_from(self, ladder_id: str, start: datetime | None) -> list[Event]:
         """The ladder's live (not voided) events at or after ``start``, in history order."""
@@ -182,26 +246,83 @@ class EventRepository:
         PostgreSQL draws them from the column's sequence (safe beside concurrent writers);
         SQLite holds the database write lock, so the next ids after the maximum are free.
         """
+        return self._allocate_ids(Change, "changes", "id", count, NEXT_CHANGE_ID)
+
+    def _allocate_ids(
+        self, model: Any, table: str, column: str, count: int, info_key: str
+    ) -> list[int]:
         if count == 0:
             return []
         if is_postgres(self.session):
             rows = self.session.execute(
                 text(
-                    "SELECT nextval(pg_get_serial_sequence('changes', 'id')) "
+                    f"SELECT nextval(pg_get_serial_sequence('{table}', '{column}')) "
                     "FROM generate_series(1, :n)"
                 ),
                 {"n": count},
             )
             return [row[0] for row in rows]
         # Ids handed out earlier in this transaction may not be inserted yet: never reuse them.
-        stored = (self.session.scalar(select(func.max(Change.id))) or 0) + 1
-        start = max(stored, self.session.info.get(NEXT_CHANGE_ID, 0))
-        self.session.info[NEXT_CHANGE_ID] = start + count
+        stored = (self.session.scalar(select(func.max(getattr(model, column)))) or 0) + 1
+        start = max(stored, self.session.info.get(info_key, 0))
+        self.session.info[info_key] = start + count
         return list(range(start, start + count))
 
     def insert_changes(self, rows: list[dict[str, Any]]) -> None:
         if rows:
             self.session.execute(insert(Change), rows)
+
+    def insert_changes_bulk(self, rows: list[dict[str, Any]]) -> None:
+        """Insert change rows that carry their ids (a replay's): the same rows as
+        ``insert_changes``, written with COPY on PostgreSQL and the driver's executemany on
+        SQLite, with no per-row ORM or statement work."""
+        if len(rows) < COPY_MIN_ROWS:
+            self.insert_changes(rows)
+        else:
+            self._write_rows(cast(Table, Change.__table__), CHANGE_COLUMNS, rows)
+
+    def _write_rows(self, table: Table, columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
+        """Rows (dicts holding every one of ``columns``) into ``table``, below the ORM.
+
+        Values are converted exactly as SQLAlchemy's column types would bind them: JSON as
+        JSON text; on SQLite, through the columns' own bind processors (times as text).
+        """
+        connection = self.session.connection()
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        names = ", ".join(columns)
+        if is_postgres(self.session):
+            encode = json.dumps
+            json_at = [i for i, c in enumerate(columns) if c in _JSON_COLUMNS]
+            with (
+                driver.cursor() as cursor,
+                cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy,
+            ):
+                for row in rows:
+                    values = [row[c] for c in columns]
+                    for i in json_at:
+                        if values[i] is not None:
+                            values[i] = encode(values[i])
+                    copy.write_row(values)
+            return
+        dialect = connection.dialect
+        processors: list[tuple[int, Callable[[Any], Any]]] = []
+        for index, name in enumerate(columns):
+            bind = table.c[name].type._cached_bind_processor(dialect)
+            if bind is not None:
+                processors.append((index, bind))
+        values_list = []
+        for row in rows:
+            values = [row[c] for c in columns]
+            for index, processor in processors:
+                values[index] = processor(values[index])
+            values_list.append(values)
+        marks = ", ".join("?" * len(columns))
+        cursor = driver.cursor()
+        try:
+            cursor.executemany(f"INSERT INTO {table.name} ({names}) VALUES ({marks})", values_list)
+        finally:
+            cursor.close()
 
     def delete_changes_from(self, ladder_id: str, start: datetime | None) -> list[tuple[str, str]]:
         """Delete the changes at or after ``start``; returns the ratings they touched."""

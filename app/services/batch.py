@@ -30,7 +30,7 @@ from app.services.conversion import (
     tournament_to_engine,
 )
 from app.services.events import run_write
-from app.services.ledger import now, recompute, validate
+from app.services.ledger import _Placed, append, now, recompute, validate
 from app.services.runtime import Runtime, body_hash, runtime_for
 
 
@@ -155,7 +155,11 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
                 }
                 for _, item in fresh
             ]
-            seqs = events.insert_many(rows)
+            # New events at or after everything live extend the history: rated from the
+            # items in memory. Anything earlier replays the history from there.
+            latest = events.latest(ladder_id) if fresh else None
+            extends = bool(fresh) and (latest is None or latest[0] <= fresh[0][1].occurred_at)
+            seqs = events.insert_many_bulk(rows) if extends else events.insert_many(rows)
             for (index, item), seq in zip(fresh, seqs, strict=True):
                 outcomes[index] = BatchItemOut(
                     ladder=ladder_id, id=item.external_id, seq=seq, status="created"
@@ -166,7 +170,14 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
                 outcomes[index] = BatchItemOut(
                     ladder=ladder_id, id=key[1], seq=first_seq[key], status="existing"
                 )
-            if fresh:
+            if extends:
+                placed = [
+                    (_Placed(seq, item.occurred_at, item.rated), item.event)
+                    for (_, item), seq in zip(fresh, seqs, strict=True)
+                ]
+                count, _players = append(session, ladder, placed)
+                recomputed += count
+            elif fresh:
                 count, _players = recompute(session, ladder, fresh[0][1].occurred_at)
                 recomputed += count
         ordered = [outcomes[i] for i in range(len(items))]

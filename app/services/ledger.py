@@ -416,36 +416,83 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
     replayed events rather than the ladder's size. Returns (events replayed, ratings touched).
     """
     events = EventRepository(session)
-    ratings = RatingRepository(session)
-    ladders = LadderRepository(session)
     runtime = runtime_for(ladder)
-    info, rater = runtime.info, runtime.rater
+    per_faction = runtime.info.per_faction
+    ladder_state = _ladder_state_at(events, runtime, ladder, start)
+    touched = set(events.delete_changes_from(ladder.id, start))
+    pages = (
+        [
+            (_Placed(seq, occurred_at, rated), stored_to_engine(kind, body, per_faction))
+            for seq, kind, occurred_at, rated, body in page
+        ]
+        for page in events.live_rows(ladder.id, start, EVENT_PAGE)
+    )
+    return _replay(
+        session, ladder, runtime, ladder_state, None if start is None else touched, pages
+    )
 
+
+def append(
+    session: Session, ladder: Ladder, new: Sequence[tuple[_Placed, LadderEvent]]
+) -> tuple[int, int]:
+    """Extend the history with events (just inserted, in history order) that stand at or
+    after every live event of the ladder: what ``recompute`` from the first of them does,
+    without deleting and re-reading what it would rewrite identically. The caller holds the
+    ladder's exclusive lock and checked the order. Returns (events rated, ratings touched).
+    """
+    if not new:
+        return 0, 0
+    events = EventRepository(session)
+    runtime = runtime_for(ladder)
+    ladder_state = _ladder_state_at(events, runtime, ladder, new[0][0].occurred_at)
+    pages = (list(new[begin : begin + EVENT_PAGE]) for begin in range(0, len(new), EVENT_PAGE))
+    return _replay(session, ladder, runtime, ladder_state, set(), pages)
+
+
+def _ladder_state_at(
+    events: EventRepository, runtime: Runtime, ladder: Ladder, start: datetime | None
+) -> Any:
     ladder_state: Any = None if start is None else events.ladder_state_before(ladder.id, start)
     if ladder_state is None:
-        ladder_state = plain(rater.initial_ladder_state())
-    touched = set(events.delete_changes_from(ladder.id, start))
-    work = _Replay(touched=None if start is None else touched)
+        ladder_state = plain(runtime.rater.initial_ladder_state())
+    return ladder_state
 
+
+def _replay(
+    session: Session,
+    ladder: Ladder,
+    runtime: Runtime,
+    ladder_state: Any,
+    touched: set[RatingKey] | None,
+    pages: Iterable[list[tuple[_Placed, LadderEvent]]],
+) -> tuple[int, int]:
+    """Rate ``pages`` of events in history order, write their changes and the ratings.
+
+    ``touched``: the ratings that lost changes (each starts from its newest surviving change);
+    the others start from their current row; None: a replay from scratch.
+    """
+    events = EventRepository(session)
+    ratings = RatingRepository(session)
+    ladders = LadderRepository(session)
+    info, rater = runtime.info, runtime.rater
+    work = _Replay(touched=touched)
     ids = _IdPool(events)
     pending: list[dict[str, Any]] = []
     finals: dict[RatingKey, dict[str, Any]] = {}
     ladder_states: list[tuple[int, dict[str, Any]]] = []
     current_ladder_state: Any = ladder_state
     replayed = 0
-    for page in events.live_pages(ladder.id, start, EVENT_PAGE):
-        engine_events = [stored_to_engine(e.kind, e.body, info.per_faction) for e in page]
+    for page in pages:
         work.load(
             events,
             ratings,
             ladder.id,
-            {db_key(k) for event in engine_events for k in event_keys(info, event)},
+            {db_key(k) for _, event in page for k in event_keys(info, event)},
         )
-        for event_row, engine_event in zip(page, engine_events, strict=True):
+        for placed, engine_event in page:
             outcome = rate_event(info, rater, engine_event, work.states, current_ladder_state)
             for change in outcome.changes:
                 work.states[change.key] = change.after
-            placed = _Placed(event_row.seq, event_row.occurred_at, event_row.rated)
             rows, updates = _change_rows(
                 ladder.id,
                 placed,
@@ -457,21 +504,22 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
             )
             pending.extend(rows)
             for key, update in updates.items():
-                work.counters[key].add(update.pop("outcome"), event_row.occurred_at)
+                work.counters[key].add(update.pop("outcome"), placed.occurred_at)
                 finals[key] = update
             if info.ladder_scoped:
                 current_ladder_state = plain(outcome.ladder_state)
-                ladder_states.append((event_row.seq, current_ladder_state))
+                ladder_states.append((placed.seq, current_ladder_state))
             replayed += 1
         if len(pending) >= CHANGE_BATCH:
-            events.insert_changes(pending)
+            events.insert_changes_bulk(pending)
             pending = []
-    events.insert_changes(pending)
+    events.insert_changes_bulk(pending)
     if info.ladder_scoped:
         events.set_ladder_states(ladder_states)
         ladders.set_state(ladder.id, current_ladder_state, now())
 
     # Ratings that lost changes but had none replayed (a voided game's players).
+    touched = touched or set()
     work.load(events, ratings, ladder.id, touched)
     affected = touched | set(finals)
     ratings.ensure(ladder.id, [_fresh_row(runtime, ladder, key) for key in sorted(affected)])
