@@ -111,13 +111,16 @@ class EventRepository:
         )
         return [int(seq) for seq in result]
 
-    def insert_many_bulk(self, rows: list[dict[str, Any]]) -> list[int]:
+    def insert_many_bulk(
+        self, rows: list[dict[str, Any]], *, copy_from: int = COPY_MIN_ROWS
+    ) -> list[int]:
         """Insert many events (an import's chunk); their seqs in row order.
 
         The seqs are drawn first (in row order), so the rows can go out with the fastest
         write the database has: COPY on PostgreSQL, the driver's executemany on SQLite.
+        ``copy_from``: the fewest rows worth it.
         """
-        if len(rows) < COPY_MIN_ROWS:
+        if len(rows) < copy_from:
             return self.insert_many(rows)
         seqs = self._allocate_ids(Event, "events", "seq", len(rows), NEXT_EVENT_SEQ)
         self._write_rows(
@@ -272,11 +275,14 @@ class EventRepository:
         if rows:
             self.session.execute(insert(Change), rows)
 
-    def insert_changes_bulk(self, rows: list[dict[str, Any]]) -> None:
+    def insert_changes_bulk(
+        self, rows: list[dict[str, Any]], *, copy_from: int = COPY_MIN_ROWS
+    ) -> None:
         """Insert change rows that carry their ids (a replay's): the same rows as
         ``insert_changes``, written with COPY on PostgreSQL and the driver's executemany on
-        SQLite, with no per-row ORM or statement work."""
-        if len(rows) < COPY_MIN_ROWS:
+        SQLite, with no per-row ORM or statement work. ``copy_from``: the fewest rows worth
+        a COPY (a group commit's few dozen already are)."""
+        if len(rows) < copy_from:
             self.insert_changes(rows)
         else:
             self._write_rows(cast(Table, Change.__table__), CHANGE_COLUMNS, rows)

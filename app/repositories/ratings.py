@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal, cast
 
-from sqlalchemy import Float, Table, and_, bindparam, delete, func, select, tuple_, update
+from sqlalchemy import Float, Table, and_, bindparam, delete, func, select, text, tuple_, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import ColumnElement
 
 from app.models import PlayerRating
-from app.repositories.base import insert_ignoring_conflicts, lock
+from app.repositories.base import insert_ignoring_conflicts, is_postgres, lock
+
+#: Columns holding JSON, sent as text in the arrays of a bulk update.
+_JSON_COLUMNS = frozenset({"state"})
 
 RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
 
@@ -70,35 +74,67 @@ class RatingRepository:
     def update_many(self, ladder_id: str, values: list[dict[str, Any]]) -> None:
         """Write new current states; each dict holds ``player``, ``faction`` and the columns.
 
-        Rows with the same columns go out as one executemany (a pipeline on psycopg).
+        Rows with the same columns go out together: on PostgreSQL as one UPDATE joined to
+        ``unnest`` of one array per column (a single statement, where an executemany runs
+        an UPDATE per row); on SQLite as one executemany.
         """
         groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for row in values:
             columns = tuple(sorted(k for k in row if k not in ("player", "faction")))
             groups.setdefault(columns, []).append(row)
-        table = cast(Table, PlayerRating.__table__)
         for columns, rows in groups.items():
-            statement = (
-                update(table)
-                .where(
-                    table.c.ladder_id == bindparam("key_ladder"),
-                    table.c.player == bindparam("key_player"),
-                    table.c.faction == bindparam("key_faction"),
-                )
-                .values({column: bindparam(column) for column in columns})
+            if is_postgres(self.session):
+                self._update_unnest(ladder_id, columns, rows)
+            else:
+                self._update_each(ladder_id, columns, rows)
+
+    def _update_each(
+        self, ladder_id: str, columns: tuple[str, ...], rows: list[dict[str, Any]]
+    ) -> None:
+        table = cast(Table, PlayerRating.__table__)
+        statement = (
+            update(table)
+            .where(
+                table.c.ladder_id == bindparam("key_ladder"),
+                table.c.player == bindparam("key_player"),
+                table.c.faction == bindparam("key_faction"),
             )
-            self.session.execute(
-                statement,
-                [
-                    {
-                        "key_ladder": ladder_id,
-                        "key_player": row["player"],
-                        "key_faction": row["faction"],
-                        **{column: row[column] for column in columns},
-                    }
-                    for row in rows
-                ],
-            )
+            .values({column: bindparam(column) for column in columns})
+        )
+        self.session.execute(
+            statement,
+            [
+                {
+                    "key_ladder": ladder_id,
+                    "key_player": row["player"],
+                    "key_faction": row["faction"],
+                    **{column: row[column] for column in columns},
+                }
+                for row in rows
+            ],
+        )
+
+    def _update_unnest(
+        self, ladder_id: str, columns: tuple[str, ...], rows: list[dict[str, Any]]
+    ) -> None:
+        table = cast(Table, PlayerRating.__table__)
+        dialect = self.session.get_bind().dialect
+        names = ("player", "faction", *columns)
+        arrays = ", ".join(
+            f"CAST(:{name} AS {table.c[name].type.compile(dialect=dialect)}[])" for name in names
+        )
+        assignments = ", ".join(f"{name} = given.{name}" for name in columns)
+        statement = text(
+            f"UPDATE {table.name} SET {assignments} "
+            f"FROM unnest({arrays}) AS given({', '.join(names)}) "
+            f"WHERE {table.name}.ladder_id = :ladder_id "
+            f"AND {table.name}.player = given.player AND {table.name}.faction = given.faction"
+        )
+        params: dict[str, Any] = {"ladder_id": ladder_id}
+        for name in names:
+            encode = _json_text if name in _JSON_COLUMNS else None
+            params[name] = [encode(row[name]) if encode is not None else row[name] for row in rows]
+        self.session.execute(statement, params)
 
     def raise_to_floor(self, ladder_id: str, floor: float) -> None:
         self.session.execute(
@@ -189,6 +225,10 @@ class RatingRepository:
         )
         rows = self.session.execute(statement)
         return total or 0, [(row[0], row[1]) for row in rows]
+
+
+def _json_text(value: Any) -> str | None:
+    return None if value is None else json.dumps(value)
 
 
 def _rank_columns(rank_by: str) -> tuple[ColumnElement[float], ColumnElement[float]]:
