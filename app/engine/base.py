@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Generic, TypeVar
 
@@ -134,6 +134,7 @@ def rated_change(
     key: PlayerKey, before: PlayerState, rating: float, details: Mapping[str, Json]
 ) -> Change:
     """The change of a system that moves only the rating: ``before`` with the new rating."""
-    return Change(
-        key=key, before=before, after=replace(before, rating=rating), details=frozen(details)
-    )
+    # PlayerState(...) rather than dataclasses.replace: the same value, built without
+    # replace()'s generic field walk (this runs for every player of every replayed game).
+    after = PlayerState(rating, before.deviation, before.volatility, before.extra)
+    return Change(key=key, before=before, after=after, details=frozen(details))

@@ -300,14 +300,24 @@ def rate_period(
     if not opponents:
         grown = min(phi_star(phi, sigma), phi_max)
         return PeriodUpdate(mu, grown, sigma, (), (), None, None, grown)
+    # The terms of v, Delta and mu' exactly as ``v``, ``Delta`` and ``mu_prime`` compute them
+    # (same expressions, same order, so the same floats), with g(phi_j), E and 1 - E
+    # evaluated once per opponent instead of once per use.
     g_j = tuple(g(o.phi_j) for o in opponents)
-    E_j = tuple(E(mu, o.mu_j, o.phi_j) for o in opponents)
-    v_value = v(mu, opponents)
-    Delta_value = Delta(mu, opponents, v_value)
+    x_j = [g_value * (mu - o.mu_j) for g_value, o in zip(g_j, opponents, strict=True)]
+    E_j = tuple(_logistic(x) for x in x_j)
+    total = 0.0
+    for g_value, x, E_value in zip(g_j, x_j, E_j, strict=True):
+        total += g_value**2 * E_value * _logistic(-x)
+    v_value = 1.0 / total
+    scores = sum(
+        g_value * (o.s_j - E_value) for g_value, o, E_value in zip(g_j, opponents, E_j, strict=True)
+    )
+    Delta_value = v_value * scores
     sigma_new = sigma_prime(phi, sigma, v_value, Delta_value, tau, epsilon)
     phi_star_value = min(phi_star(phi, sigma_new), phi_max)
     phi_new = phi_prime(phi_star_value, v_value)
-    mu_new = mu_prime(mu, phi_new, opponents)
+    mu_new = mu + phi_new**2 * scores
     return PeriodUpdate(mu_new, phi_new, sigma_new, g_j, E_j, v_value, Delta_value, phi_star_value)
 
 

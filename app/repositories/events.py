@@ -35,6 +35,38 @@ EVENT_COLUMNS = (
 )  # fmt: skip
 #: The columns of each that hold JSON.
 _JSON_COLUMNS = frozenset({"state_after", "details", "body"})
+
+
+def _json_encoder() -> Callable[[Any], str]:
+    """``json.dumps`` with its defaults, minus the per-call set-up (an encoder is built once):
+    the same text, about a microsecond sooner for each of the millions of values."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return json.dumps
+    encode = make(
+        None, None, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True
+    )
+    join = "".join
+
+    def dumps(value: Any) -> str:
+        if type(value) is not dict:
+            return json.dumps(value)
+        return join(encode(value, 0))
+
+    return dumps
+
+
+#: JSON text of the dicts bulk writes store.
+_dumps = _json_encoder()
+
+
+def _dicts_then(processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def process(value: Any) -> Any:
+        return _dumps(value) if type(value) is dict else processor(value)
+
+    return process
+
+
 _NO_STATS: dict[str, Any] = {
     "games": 0,
     "wins": 0,
@@ -298,7 +330,7 @@ class EventRepository:
         assert driver is not None
         names = ", ".join(columns)
         if is_postgres(self.session):
-            encode = json.dumps
+            encode = _dumps
             json_at = [i for i, c in enumerate(columns) if c in _JSON_COLUMNS]
             with (
                 driver.cursor() as cursor,
@@ -316,7 +348,8 @@ class EventRepository:
         for index, name in enumerate(columns):
             bind = table.c[name].type._cached_bind_processor(dialect)
             if bind is not None:
-                processors.append((index, bind))
+                # The JSON type's processor is json.dumps (of dicts), set up at every call.
+                processors.append((index, _dicts_then(bind) if name in _JSON_COLUMNS else bind))
         values_list = []
         for row in rows:
             values = [row[c] for c in columns]

@@ -60,6 +60,26 @@ def _reject_unstorable(value: Any, path: str = "") -> None:
             _reject_unstorable(item, f"{path}[{index}]")
 
 
+def _surely_storable(value: Any) -> bool:
+    """True when ``_reject_unstorable`` certainly finds nothing: a quick walk over plain JSON
+    values that builds no paths. False means "let the exact check decide"."""
+    kind = type(value)
+    if kind is str:
+        return "\x00" not in value
+    if kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return math.isfinite(value)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str or "\x00" in key or not _surely_storable(item):
+                return False
+        return True
+    if kind is list:
+        return all(_surely_storable(item) for item in value)
+    return False
+
+
 class RequestModel(BaseModel):
     """Request bodies: unknown fields are rejected, NaN and infinities too (API.md)."""
 
@@ -69,7 +89,8 @@ class RequestModel(BaseModel):
     @classmethod
     def _storable_values_only(cls, data: Any) -> Any:
         # Free-form parts (ladder params) bypass allow_inf_nan, so check the raw input.
-        _reject_unstorable(data)
+        if not _surely_storable(data):
+            _reject_unstorable(data)
         return data
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -47,10 +47,11 @@ class Item:
     event: LadderEvent
     rated: bool = True
     tournament: str | None = None
+    #: The body's hash (idempotency), computed once: every step of an import compares it.
+    digest: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def digest(self) -> str:
-        return body_hash(self.body)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digest", body_hash(self.body))
 
 
 def check(db: Database, items: Sequence[tuple[tuple[str | int, ...], Item]]) -> list[FieldError]:

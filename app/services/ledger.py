@@ -311,11 +311,16 @@ class _IdPool:
     def __init__(self, events: EventRepository) -> None:
         self.events = events
         self.free: list[int] = []
+        #: Index of the next free id in ``free`` (slicing the rest off each time was O(n)).
+        self.next = 0
 
     def take(self, count: int) -> list[int]:
-        if len(self.free) < count:
+        if len(self.free) - self.next < count:
+            self.free = self.free[self.next :]
+            self.next = 0
             self.free.extend(self.events.allocate_change_ids(max(CHANGE_BATCH, count)))
-        taken, self.free = self.free[:count], self.free[count:]
+        taken = self.free[self.next : self.next + count]
+        self.next += count
         return taken
 
 

@@ -7,6 +7,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from app.core.errors import Invalid, NotFound
@@ -57,7 +58,26 @@ def runtime_for(ladder: Ladder) -> Runtime:
 
 
 def canonical_json(value: Any) -> str:
+    if type(value) is dict and _canonical is not None:
+        try:
+            return "".join(_canonical(value, 0))
+        except (TypeError, ValueError, RecursionError):
+            pass  # json.dumps raises its own, documented error for the same value
     return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _canonical_encoder() -> Any:
+    """The encoder ``json.dumps(sort_keys=True, separators=(",", ":"), allow_nan=False)``
+    builds at each call, built once (every imported event's hash goes through it)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    return make(
+        None, None, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, False
+    )
+
+
+_canonical = _canonical_encoder()
 
 
 def body_hash(body: Mapping[str, Any]) -> str:
@@ -82,12 +102,23 @@ def decode_state(data: Mapping[str, Any]) -> PlayerState:
     )
 
 
+#: Exact types that ``_plain`` returns as they are (checked first: most values are these).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain(value: Any) -> Any:
     """Engine JSON (read-only mappings, tuples) as plain dicts and lists."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    scalars = _SCALARS
+    if kind is dict or kind is MappingProxyType or isinstance(value, Mapping):
+        return {
+            (k if type(k) is str else str(k)): (v if type(v) in scalars else _plain(v))
+            for k, v in value.items()
+        }
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [v if type(v) in scalars else _plain(v) for v in value]
     return value
 
 
