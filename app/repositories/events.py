@@ -319,6 +319,11 @@ class EventRepository:
         else:
             self._write_rows(cast(Table, Change.__table__), CHANGE_COLUMNS, rows)
 
+    def change_stream(self) -> ChangeStream:
+        """A writer of a replay's change rows (with their ids) as they are made; see
+        :class:`ChangeStream`. Use it as a context manager."""
+        return ChangeStream(self)
+
     def _write_rows(self, table: Table, columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
         """Rows (dicts holding every one of ``columns``) into ``table``, below the ORM.
 
@@ -515,3 +520,96 @@ class EventRepository:
 
 def _count_if(condition: Any) -> Any:
     return case((condition, 1), else_=0)
+
+
+class ChangeStream:
+    """Change rows written while a replay goes on.
+
+    On PostgreSQL one COPY stays open while the caller rates the next events, so the server
+    stores rows at the same time as Python computes them (a COPY written at the end of a
+    batch made Python wait for the server, and the server for Python). No other statement
+    may run on the session while it is open: :meth:`pause` ends it (waiting for the server
+    to store what was sent) before the caller's next query; the next :meth:`write` opens a
+    new one. On SQLite rows are collected and inserted with executemany in batches (the
+    driver has no such overlap to offer). Leaving the ``with`` block flushes; an exception
+    aborts the COPY so that the transaction can roll back.
+    """
+
+    def __init__(self, events: EventRepository, batch: int = 5_000) -> None:
+        self.events = events
+        self.batch = batch
+        self.postgres = is_postgres(events.session)
+        self.pending: list[dict[str, Any]] = []
+        self._copy: Any = None
+        self._copy_context: Any = None
+        self._cursor: Any = None
+
+    def __enter__(self) -> ChangeStream:
+        return self
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        if error is None:
+            self.pause()
+        elif self._copy_context is not None:
+            context, cursor = self._copy_context, self._cursor
+            self._copy = self._copy_context = self._cursor = None
+            try:
+                context.__exit__(kind, error, trace)  # sends CopyFail
+            except Exception:  # the original error is the one to raise
+                pass
+            finally:
+                cursor.close()
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        if not self.postgres:
+            self.pending.extend(rows)
+            if len(self.pending) >= self.batch:
+                self.pause()
+            return
+        if self._copy is None:
+            driver = self.events.session.connection().connection.driver_connection
+            assert driver is not None
+            self._cursor = driver.cursor()
+            self._copy_context = self._cursor.copy(
+                f"COPY changes ({', '.join(CHANGE_COLUMNS)}) FROM STDIN"
+            )
+            self._copy = self._copy_context.__enter__()
+        copy, encode = self._copy, _dumps
+        for row in rows:
+            state, details = row["state_after"], row["details"]
+            copy.write_row(
+                (
+                    row["id"],
+                    row["ladder_id"],
+                    row["event_seq"],
+                    row["player"],
+                    row["faction"],
+                    row["position"],
+                    row["rank"],
+                    row["outcome"],
+                    row["occurred_at"],
+                    row["seq"],
+                    row["rating_before"],
+                    row["rating_after"],
+                    row["deviation_before"],
+                    row["deviation_after"],
+                    row["volatility_before"],
+                    row["volatility_after"],
+                    None if state is None else encode(state),
+                    None if details is None else encode(details),
+                    row["prev_change_id"],
+                )
+            )
+
+    def pause(self) -> None:
+        """Store everything written so far; the session is free for other statements."""
+        if self._copy_context is not None:
+            context, cursor = self._copy_context, self._cursor
+            self._copy = self._copy_context = self._cursor = None
+            try:
+                context.__exit__(None, None, None)
+            finally:
+                cursor.close()
+        if self.pending:
+            rows, self.pending = self.pending, []
+            self.events.insert_changes_bulk(rows, copy_from=0)

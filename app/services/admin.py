@@ -7,6 +7,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from app.core.database import Database
+from app.core.memory import collector_paused
 from app.repositories.ladders import LadderRepository
 from app.services.ledger import recompute
 from app.services.runtime import require_ladder
@@ -21,4 +22,5 @@ def recompute_ladder(db: Database, ladder_id: str, start: datetime | None) -> tu
         )
         return recompute(session, ladder, start)
 
-    return db.run(work)
+    with collector_paused():  # a replay of a long history allocates millions of objects
+        return db.run(work)

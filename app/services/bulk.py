@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.core.errors import FieldError, NotFound
+from app.core.memory import collector_paused
 from app.engine.types import PlayerKey
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
@@ -142,7 +143,8 @@ def read_csv(stream: TextIO) -> Parsed:
 
 
 def read(stream: TextIO, fmt: str) -> Parsed:
-    return read_csv(stream) if fmt == "csv" else read_jsonl(stream)
+    with collector_paused():
+        return read_csv(stream) if fmt == "csv" else read_jsonl(stream)
 
 
 def _message(exc: ValidationError) -> str:
@@ -155,6 +157,13 @@ def to_items(
     db: Database, ladder_id: str, parsed: Parsed
 ) -> tuple[list[tuple[int, batch.Item]], list[LineError]]:
     """Validate every line (shape, then the system's rules); items in file order."""
+    with collector_paused():
+        return _to_items(db, ladder_id, parsed)
+
+
+def _to_items(
+    db: Database, ladder_id: str, parsed: Parsed
+) -> tuple[list[tuple[int, batch.Item]], list[LineError]]:
 
     def load(session: Session) -> bool:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
@@ -261,6 +270,16 @@ def apply_in_chunks(
     progress: Callable[[int], None] | None = None,
 ) -> tuple[int, int]:
     """Apply items in time order, ``chunk`` per transaction. Returns (created, existing)."""
+    with collector_paused():
+        return _apply_in_chunks(db, items, chunk, progress)
+
+
+def _apply_in_chunks(
+    db: Database,
+    items: list[batch.Item],
+    chunk: int,
+    progress: Callable[[int], None] | None,
+) -> tuple[int, int]:
     ordered = sorted(enumerate(items), key=lambda pair: (pair[1].occurred_at, pair[0]))
     created = existing = 0
     analyzed_at = 0

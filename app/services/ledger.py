@@ -10,7 +10,7 @@ same engine code as the incremental path, so both give the same numbers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
@@ -313,12 +313,20 @@ class _IdPool:
         self.free: list[int] = []
         #: Index of the next free id in ``free`` (slicing the rest off each time was O(n)).
         self.next = 0
+        #: Called before drawing ids from the database (a replay pauses its COPY).
+        self.before_query: Callable[[], None] | None = None
 
-    def take(self, count: int) -> list[int]:
+    def reserve(self, count: int) -> None:
+        """Have at least ``count`` ids at hand (so the next takes need no query)."""
         if len(self.free) - self.next < count:
+            if self.before_query is not None:
+                self.before_query()
             self.free = self.free[self.next :]
             self.next = 0
             self.free.extend(self.events.allocate_change_ids(max(CHANGE_BATCH, count)))
+
+    def take(self, count: int) -> list[int]:
+        self.reserve(count)
         taken = self.free[self.next : self.next + count]
         self.next += count
         return taken
@@ -482,43 +490,45 @@ def _replay(
     info, rater = runtime.info, runtime.rater
     work = _Replay(touched=touched)
     ids = _IdPool(events)
-    pending: list[dict[str, Any]] = []
     finals: dict[RatingKey, dict[str, Any]] = {}
     ladder_states: list[tuple[int, dict[str, Any]]] = []
     current_ladder_state: Any = ladder_state
     replayed = 0
-    for page in pages:
-        work.load(
-            events,
-            ratings,
-            ladder.id,
-            {db_key(k) for _, event in page for k in event_keys(info, event)},
-        )
-        for placed, engine_event in page:
-            outcome = rate_event(info, rater, engine_event, work.states, current_ladder_state)
-            for change in outcome.changes:
-                work.states[change.key] = change.after
-            rows, updates = _change_rows(
-                ladder.id,
-                placed,
-                engine_event,
-                outcome,
-                work.chain,
-                runtime,
-                ids.take(len(outcome.changes)),
-            )
-            pending.extend(rows)
-            for key, update in updates.items():
-                work.counters[key].add(update.pop("outcome"), placed.occurred_at)
-                finals[key] = update
-            if info.ladder_scoped:
-                current_ladder_state = plain(outcome.ladder_state)
-                ladder_states.append((placed.seq, current_ladder_state))
-            replayed += 1
-        if len(pending) >= CHANGE_BATCH:
-            events.insert_changes_bulk(pending)
-            pending = []
-    events.insert_changes_bulk(pending)
+    # Changes stream out while the next events are rated (one COPY per page on PostgreSQL);
+    # the stream pauses for every other statement: the next page, starting states, ids.
+    with events.change_stream() as stream:
+        ids.before_query = stream.pause
+        remaining = iter(pages)
+        while True:
+            stream.pause()
+            page = next(remaining, None)
+            if page is None:
+                break
+            keys = [db_key(k) for _, event in page for k in event_keys(info, event)]
+            work.load(events, ratings, ladder.id, set(keys))
+            ids.reserve(len(keys))
+            for placed, engine_event in page:
+                outcome = rate_event(info, rater, engine_event, work.states, current_ladder_state)
+                for change in outcome.changes:
+                    work.states[change.key] = change.after
+                rows, updates = _change_rows(
+                    ladder.id,
+                    placed,
+                    engine_event,
+                    outcome,
+                    work.chain,
+                    runtime,
+                    ids.take(len(outcome.changes)),
+                )
+                stream.write(rows)
+                for key, update in updates.items():
+                    work.counters[key].add(update.pop("outcome"), placed.occurred_at)
+                    finals[key] = update
+                if info.ladder_scoped:
+                    current_ladder_state = plain(outcome.ladder_state)
+                    ladder_states.append((placed.seq, current_ladder_state))
+                replayed += 1
+        ids.before_query = None
     if info.ladder_scoped:
         events.set_ladder_states(ladder_states)
         ladders.set_state(ladder.id, current_ladder_state, now())
