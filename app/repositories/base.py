@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
@@ -26,3 +30,21 @@ def lock(session: Session, statement: Select[Any], *, exclusive: bool = True) ->
     if not is_postgres(session):
         return statement
     return statement.with_for_update(read=not exclusive)
+
+
+@contextmanager
+def driver_errors(connection: Connection, statement: str) -> Iterator[None]:
+    """Raise what the driver raises under SQLAlchemy (a COPY, a raw executemany) as
+    SQLAlchemy would: an IntegrityError is a lost race to retry, a deadlock or a dropped
+    connection a transient failure, whichever way the statement was sent."""
+    dialect = connection.dialect
+    driver_error: Any = dialect.loaded_dbapi.Error
+    try:
+        yield
+    except driver_error as exc:
+        disconnected = dialect.is_disconnect(exc, connection.connection.dbapi_connection, None)
+        if disconnected:
+            connection.invalidate(exc)
+        raise DBAPIError.instance(
+            statement, None, exc, driver_error, connection_invalidated=disconnected
+        ) from exc

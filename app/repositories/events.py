@@ -12,7 +12,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from app.models import Change, Event
-from app.repositories.base import is_postgres
+from app.repositories.base import driver_errors, is_postgres
 
 #: Session key of the next change id a SQLite transaction may hand out.
 NEXT_CHANGE_ID = "ratings_next_change_id"
@@ -337,9 +337,11 @@ class EventRepository:
         if is_postgres(self.session):
             encode = _dumps
             json_at = [i for i, c in enumerate(columns) if c in _JSON_COLUMNS]
+            statement = f"COPY {table.name} ({names}) FROM STDIN"
             with (
+                driver_errors(connection, statement),
                 driver.cursor() as cursor,
-                cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy,
+                cursor.copy(statement) as copy,
             ):
                 for row in rows:
                     values = [row[c] for c in columns]
@@ -362,9 +364,11 @@ class EventRepository:
                 values[index] = processor(values[index])
             values_list.append(values)
         marks = ", ".join("?" * len(columns))
+        statement = f"INSERT INTO {table.name} ({names}) VALUES ({marks})"
         cursor = driver.cursor()
         try:
-            cursor.executemany(f"INSERT INTO {table.name} ({names}) VALUES ({marks})", values_list)
+            with driver_errors(connection, statement):
+                cursor.executemany(statement, values_list)
         finally:
             cursor.close()
 

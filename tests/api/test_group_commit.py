@@ -13,6 +13,7 @@ from sqlalchemy import text
 
 from app.core.database import Database
 from app.main import create_app
+from app.repositories.events import EventRepository
 from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
 from app.services.appends import DEFERRED
@@ -147,3 +148,31 @@ def _comparable(history: dict[str, object]) -> list[tuple[object, ...]]:
         )
         for e in entries
     ]
+
+
+async def test_an_id_stored_by_another_process_meanwhile_redoes_the_group(
+    client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the group's id check and its insert another replica stores the same id: the
+    insert fails on the unique id (raised by COPY or the driver's executemany), the group
+    is redone, and the game is answered as the repeat it is."""
+    await make_ladder(client, "club", "elo")
+    stored = game("club", "g1", {"A": 1, "B": 2}, minutes=10)
+    assert (await client.post("/games", json=stored)).status_code == 201
+    real_find_many = EventRepository.find_many
+    calls = 0
+
+    def blind_once(self: EventRepository, ladder_id: str, keys: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        return {} if calls == 1 else real_find_many(self, ladder_id, keys)
+
+    monkeypatch.setattr(EventRepository, "find_many", blind_once)
+    fresh = game("club", "g2", {"C": 1, "D": 2}, minutes=20)
+    results = record_group(database, "club", [_new(stored), _new(fresh)])
+    assert calls == 2
+    assert results[0] is DEFERRED
+    assert isinstance(results[1], Recorded)
+    with database.engine.connect() as connection:
+        count = connection.execute(text("SELECT COUNT(*) FROM events")).scalar_one()
+    assert count == 2
