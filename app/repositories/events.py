@@ -4,14 +4,30 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, case, delete, func, insert, or_, select, text, update
+from sqlalchemy import (
+    String,
+    Table,
+    and_,
+    any_,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from app.models import Change, Event
+from app.models.base import UTCDateTime
 from app.repositories.base import driver_errors, is_postgres
 
 #: Session key of the next change id a SQLite transaction may hand out.
@@ -20,6 +36,8 @@ NEXT_CHANGE_ID = "ratings_next_change_id"
 NEXT_EVENT_SEQ = "ratings_next_event_seq"
 #: Players per IN list: keeps SQLite's and PostgreSQL's bound-parameter counts small.
 PLAYERS_PER_QUERY = 500
+#: Ids per array parameter of a PostgreSQL lookup.
+IDS_PER_ARRAY = 5_000
 #: Rows from which a bulk write goes out as COPY on PostgreSQL (below it, one INSERT).
 COPY_MIN_ROWS = 200
 #: The columns of ``changes`` and ``events`` that bulk writes fill, in order.
@@ -60,6 +78,16 @@ def _json_encoder() -> Callable[[Any], str]:
 _dumps = _json_encoder()
 
 
+def _sqlite_utc_text(value: datetime | None) -> str | None:
+    """What ``UTCDateTime`` binds on SQLite (UTC, naive, SQLAlchemy's DATETIME text with
+    microseconds), through ``datetime.isoformat`` rather than two Python-level steps."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("naive datetime given to a UTC column")
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+
 def _dicts_then(processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
     def process(value: Any) -> Any:
         return _dumps(value) if type(value) is dict else processor(value)
@@ -98,14 +126,21 @@ class EventRepository:
         by_kind: dict[str, list[str]] = {}
         for kind, external_id in keys:
             by_kind.setdefault(kind, []).append(external_id)
+        postgres = is_postgres(self.session)
+        # PostgreSQL takes a slice as one array parameter (= ANY), so slices can be long; an
+        # IN list binds one parameter per id.
+        per_query = IDS_PER_ARRAY if postgres else PLAYERS_PER_QUERY
         for kind, ids in by_kind.items():
             unique = sorted(set(ids))
-            for begin in range(0, len(unique), PLAYERS_PER_QUERY):
+            for begin in range(0, len(unique), per_query):
+                part = unique[begin : begin + per_query]
                 rows = self.session.scalars(
                     select(Event).where(
                         Event.ladder_id == ladder_id,
                         Event.kind == kind,
-                        Event.external_id.in_(unique[begin : begin + PLAYERS_PER_QUERY]),
+                        Event.external_id == any_(bindparam("ids", part, type_=ARRAY(String)))
+                        if postgres
+                        else Event.external_id.in_(part),
                     )
                 )
                 for event in rows:
@@ -353,10 +388,17 @@ class EventRepository:
         dialect = connection.dialect
         processors: list[tuple[int, Callable[[Any], Any]]] = []
         for index, name in enumerate(columns):
-            bind = table.c[name].type._cached_bind_processor(dialect)
-            if bind is not None:
+            column_type = table.c[name].type
+            bind = column_type._cached_bind_processor(dialect)
+            if bind is None:
+                continue
+            processor: Callable[[Any], Any] = bind
+            if name in _JSON_COLUMNS:
                 # The JSON type's processor is json.dumps (of dicts), set up at every call.
-                processors.append((index, _dicts_then(bind) if name in _JSON_COLUMNS else bind))
+                processor = _dicts_then(bind)
+            elif isinstance(column_type, UTCDateTime):
+                processor = _sqlite_utc_text
+            processors.append((index, processor))
         values_list = []
         for row in rows:
             values = [row[c] for c in columns]
