@@ -53,6 +53,8 @@ EVENT_COLUMNS = (
 )  # fmt: skip
 #: The columns of each that hold JSON.
 _JSON_COLUMNS = frozenset({"state_after", "details", "body"})
+_STATE_AT = CHANGE_COLUMNS.index("state_after")
+_DETAILS_AT = CHANGE_COLUMNS.index("details")
 
 
 def _json_encoder() -> Callable[[Any], str]:
@@ -360,7 +362,13 @@ class EventRepository:
         return ChangeStream(self)
 
     def _write_rows(self, table: Table, columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
-        """Rows (dicts holding every one of ``columns``) into ``table``, below the ORM.
+        """Rows (dicts holding every one of ``columns``) into ``table``, below the ORM."""
+        self._write_values(table, columns, [[row[c] for c in columns] for row in rows])
+
+    def _write_values(
+        self, table: Table, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Rows (values in the order of ``columns``) into ``table``, below the ORM.
 
         Values are converted exactly as SQLAlchemy's column types would bind them: JSON as
         JSON text; on SQLite, through the columns' own bind processors (times as text).
@@ -379,7 +387,7 @@ class EventRepository:
                 cursor.copy(statement) as copy,
             ):
                 for row in rows:
-                    values = [row[c] for c in columns]
+                    values = list(row)
                     for i in json_at:
                         if values[i] is not None:
                             values[i] = encode(values[i])
@@ -401,7 +409,7 @@ class EventRepository:
             processors.append((index, processor))
         values_list = []
         for row in rows:
-            values = [row[c] for c in columns]
+            values = list(row)
             for index, processor in processors:
                 values[index] = processor(values[index])
             values_list.append(values)
@@ -571,21 +579,24 @@ def _count_if(condition: Any) -> Any:
 class ChangeStream:
     """Change rows written while a replay goes on.
 
-    On PostgreSQL one COPY stays open while the caller rates the next events, so the server
-    stores rows at the same time as Python computes them (a COPY written at the end of a
-    batch made Python wait for the server, and the server for Python). No other statement
-    may run on the session while it is open: :meth:`pause` ends it (waiting for the server
-    to store what was sent) before the caller's next query; the next :meth:`write` opens a
-    new one. On SQLite rows are collected and inserted with executemany in batches (the
-    driver has no such overlap to offer). Leaving the ``with`` block flushes; an exception
-    aborts the COPY so that the transaction can roll back.
+    Rows are tuples in the order of ``CHANGE_COLUMNS`` (``state_after`` and ``details`` as
+    dicts). On PostgreSQL one COPY stays open while the caller rates the next events, so the
+    server stores rows at the same time as Python computes them (a COPY written at the end
+    of a batch made Python wait for the server, and the server for Python). No other
+    statement may run on the session while it is open: :meth:`pause` ends it (waiting for
+    the server to store what was sent) before the caller's next query; the next
+    :meth:`write` opens a new one. On SQLite rows are collected and inserted with
+    executemany in batches (the driver has no such overlap to offer). Leaving the ``with``
+    block flushes; an exception aborts the COPY so that the transaction can roll back.
     """
+
+    STATEMENT = f"COPY changes ({', '.join(CHANGE_COLUMNS)}) FROM STDIN"
 
     def __init__(self, events: EventRepository, batch: int = 5_000) -> None:
         self.events = events
         self.batch = batch
         self.postgres = is_postgres(events.session)
-        self.pending: list[dict[str, Any]] = []
+        self.pending: list[tuple[Any, ...]] = []
         self._copy: Any = None
         self._copy_context: Any = None
         self._cursor: Any = None
@@ -606,46 +617,26 @@ class ChangeStream:
             finally:
                 cursor.close()
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
+    def write(self, rows: list[tuple[Any, ...]]) -> None:
         if not self.postgres:
             self.pending.extend(rows)
             if len(self.pending) >= self.batch:
                 self.pause()
             return
-        if self._copy is None:
-            driver = self.events.session.connection().connection.driver_connection
-            assert driver is not None
-            self._cursor = driver.cursor()
-            self._copy_context = self._cursor.copy(
-                f"COPY changes ({', '.join(CHANGE_COLUMNS)}) FROM STDIN"
-            )
-            self._copy = self._copy_context.__enter__()
-        copy, encode = self._copy, _dumps
-        for row in rows:
-            state, details = row["state_after"], row["details"]
-            copy.write_row(
-                (
-                    row["id"],
-                    row["ladder_id"],
-                    row["event_seq"],
-                    row["player"],
-                    row["faction"],
-                    row["position"],
-                    row["rank"],
-                    row["outcome"],
-                    row["occurred_at"],
-                    row["seq"],
-                    row["rating_before"],
-                    row["rating_after"],
-                    row["deviation_before"],
-                    row["deviation_after"],
-                    row["volatility_before"],
-                    row["volatility_after"],
-                    None if state is None else encode(state),
-                    None if details is None else encode(details),
-                    row["prev_change_id"],
-                )
-            )
+        connection = self.events.session.connection()
+        with driver_errors(connection, self.STATEMENT):
+            if self._copy is None:
+                driver = connection.connection.driver_connection
+                assert driver is not None
+                self._cursor = driver.cursor()
+                self._copy_context = self._cursor.copy(self.STATEMENT)
+                self._copy = self._copy_context.__enter__()
+            copy, encode = self._copy, _dumps
+            for row in rows:
+                values = list(row)
+                values[_STATE_AT] = encode(values[_STATE_AT])
+                values[_DETAILS_AT] = encode(values[_DETAILS_AT])
+                copy.write_row(values)
 
     def pause(self) -> None:
         """Store everything written so far; the session is free for other statements."""
@@ -653,9 +644,10 @@ class ChangeStream:
             context, cursor = self._copy_context, self._cursor
             self._copy = self._copy_context = self._cursor = None
             try:
-                context.__exit__(None, None, None)
+                with driver_errors(self.events.session.connection(), self.STATEMENT):
+                    context.__exit__(None, None, None)
             finally:
                 cursor.close()
         if self.pending:
             rows, self.pending = self.pending, []
-            self.events.insert_changes_bulk(rows, copy_from=0)
+            self.events._write_values(cast(Table, Change.__table__), CHANGE_COLUMNS, rows)

@@ -299,6 +299,57 @@ def _change_rows(
     return rows, updates
 
 
+def _replay_rows(
+    ladder_id: str,
+    placed: _Placed,
+    event: LadderEvent,
+    outcome: Outcome,
+    chain: _Chain,
+    ids: Sequence[int],
+) -> tuple[list[tuple[Any, ...]], dict[RatingKey, tuple[PlayerState, int, str | None]]]:
+    """A replayed event's ``changes`` rows (values in the order of ``CHANGE_COLUMNS``), the
+    same values as ``_change_rows`` with ``ids``; and per rating its new state, change id and
+    statistic outcome. The rating rows' columns are derived once, from the final states, at
+    the end of the replay (``_change_rows`` derives them at every change, for ``record``).
+    """
+    ranks = event_ranks(event)
+    outcomes = outcomes_by_rank(ranks) if placed.rated else [None] * len(ranks)
+    rows: list[tuple[Any, ...]] = []
+    touched: dict[RatingKey, tuple[PlayerState, int, str | None]] = {}
+    last = chain.last_change_id
+    for position, change in enumerate(outcome.changes):
+        key = db_key(change.key)
+        change_id = ids[position]
+        before, after = change.before, change.after
+        result = outcomes[position] if position < len(outcomes) else None
+        rows.append(
+            (
+                change_id,
+                ladder_id,
+                placed.seq,
+                key[0],
+                key[1],
+                position,
+                ranks[position] if position < len(ranks) else None,
+                result,
+                placed.occurred_at,
+                placed.seq,
+                before.rating,
+                after.rating,
+                before.deviation,
+                after.deviation,
+                before.volatility,
+                after.volatility,
+                encode_state(after),
+                plain(change.details),
+                last.get(key),
+            )
+        )
+        last[key] = change_id
+        touched[key] = (after, change_id, result)
+    return rows, touched
+
+
 #: Events loaded per query during recomputation (keyset pages keep memory flat).
 EVENT_PAGE = 5_000
 #: Change rows written per INSERT batch, and change ids drawn per allocation.
@@ -490,7 +541,9 @@ def _replay(
     info, rater = runtime.info, runtime.rater
     work = _Replay(touched=touched)
     ids = _IdPool(events)
-    finals: dict[RatingKey, dict[str, Any]] = {}
+    #: Each rating's newest (state, change id, event) in the replay: its row is written once,
+    #: at the end.
+    finals: dict[RatingKey, tuple[PlayerState, int, _Placed]] = {}
     ladder_states: list[tuple[int, dict[str, Any]]] = []
     current_ladder_state: Any = ladder_state
     replayed = 0
@@ -511,19 +564,18 @@ def _replay(
                 outcome = rate_event(info, rater, engine_event, work.states, current_ladder_state)
                 for change in outcome.changes:
                     work.states[change.key] = change.after
-                rows, updates = _change_rows(
+                rows, touched_now = _replay_rows(
                     ladder.id,
                     placed,
                     engine_event,
                     outcome,
                     work.chain,
-                    runtime,
                     ids.take(len(outcome.changes)),
                 )
                 stream.write(rows)
-                for key, update in updates.items():
-                    work.counters[key].add(update.pop("outcome"), placed.occurred_at)
-                    finals[key] = update
+                for key, (state, change_id, result) in touched_now.items():
+                    work.counters[key].add(result, placed.occurred_at)
+                    finals[key] = (state, change_id, placed)
                 if info.ladder_scoped:
                     current_ladder_state = plain(outcome.ladder_state)
                     ladder_states.append((placed.seq, current_ladder_state))
@@ -542,7 +594,13 @@ def _replay(
     orphaned: list[RatingKey] = []
     for key in sorted(affected):
         if key in finals:
-            values = dict(finals[key])
+            state, change_id, placed = finals[key]
+            values = {
+                **_state_columns(runtime, state),
+                "last_change_id": change_id,
+                "last_event_at": placed.occurred_at,
+                "last_event_seq": placed.seq,
+            }
         elif key in work.start_meta:
             state = work.states[engine_key(*key)]
             values = {**_state_columns(runtime, state), **work.start_meta[key]}
