@@ -8,9 +8,12 @@ are retried by :func:`run_in_transaction`; what still fails becomes a 503 with R
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import random
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -37,6 +40,36 @@ RETRY_BASE_DELAY = 0.005
 RETRY_MAX_DELAY = 0.5
 #: SQLite's connection pool: writes serialize on the file lock anyway.
 SQLITE_POOL_SIZE = 8
+
+
+class SqliteWriterQueue:
+    """Writers of every process take turns on one file lock before ``BEGIN IMMEDIATE``.
+
+    SQLite's own busy handler polls with sleeps of up to 100 ms, so a process that writes
+    back to back (a group-commit writer under load) starves the others for seconds; the
+    blocked ``flock`` wakes its waiter as soon as the lock is released.
+    """
+
+    def __init__(self, database_path: str) -> None:
+        self.path = f"{database_path}.writers"
+        self._in_process = threading.Lock()
+        self._fd: int | None = None
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        with self._in_process:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 class RetryableConflict(Exception):
@@ -83,10 +116,12 @@ class Database:
         self.url = make_url(url)
         self.retries = retries
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        self._writers: SqliteWriterQueue | None = None
         if self.is_sqlite:
             database = self.url.database
             if database and database != ":memory:":
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
+                self._writers = SqliteWriterQueue(database)
             self.engine: Engine = create_engine(
                 self.url,
                 pool_size=SQLITE_POOL_SIZE,
@@ -114,6 +149,13 @@ class Database:
     @contextmanager
     def session(self, *, write: bool) -> Iterator[Session]:
         """One transaction: committed on success, rolled back on any exception."""
+        if write and self._writers is not None:
+            with self._writers.turn():
+                yield from self._transaction(write=True)
+            return
+        yield from self._transaction(write=write)
+
+    def _transaction(self, *, write: bool) -> Iterator[Session]:
         options = {"ratings_write": True} if write else {}
         with self._sessions() as session:
             session.connection(execution_options=options)
@@ -171,6 +213,8 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self._writers is not None:
+            self._writers.close()
 
 
 def _configure_sqlite(engine: Engine, busy_timeout: float) -> None:
