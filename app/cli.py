@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> None:
     load.add_argument("--ladder", required=True)
     load.add_argument("--format", choices=("jsonl", "csv"), help="default: by file extension")
     load.add_argument("--skip-invalid", action="store_true", help="import the valid lines")
-    load.add_argument("--chunk", type=int, default=5_000, help="events per transaction")
+    load.add_argument("--chunk", type=int, default=20_000, help="events per transaction")
     dump = commands.add_parser("export", help="export a ladder's history as JSON Lines")
     dump.add_argument("--ladder", required=True)
     dump.add_argument("--output", type=Path, help="default: standard output")

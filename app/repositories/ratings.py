@@ -7,7 +7,21 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal, cast
 
-from sqlalchemy import Float, Table, and_, bindparam, delete, func, select, text, tuple_, update
+from sqlalchemy import (
+    Float,
+    String,
+    Table,
+    and_,
+    any_,
+    bindparam,
+    delete,
+    func,
+    select,
+    text,
+    tuple_,
+    update,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import ColumnElement
 
@@ -18,6 +32,9 @@ from app.repositories.base import insert_ignoring_conflicts, is_postgres, lock
 _JSON_COLUMNS = frozenset({"state"})
 
 RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
+#: Players per array parameter (PostgreSQL), and (player, faction) pairs per IN list (SQLite).
+PLAYERS_PER_ARRAY = 5_000
+PAIRS_PER_QUERY = 500
 
 SortField = Literal["rating", "name", "games"]
 SortOrder = Literal["asc", "desc"]
@@ -56,6 +73,46 @@ class RatingRepository:
             )
         ).all()
         return {(r.player, r.faction): r for r in rows}
+
+    def current_rows(self, ladder_id: str, keys: Sequence[RatingKey]) -> dict[RatingKey, Any]:
+        """Like ``get_many``, for many keys (a replay's page): plain rows with the columns of
+        ``player_ratings``, no ORM objects. PostgreSQL is asked by player (one array
+        parameter, which walks the primary key), as a row-value IN list of thousands of
+        (player, faction) pairs is planned as an OR per pair and compared with every row;
+        SQLite in slices of pairs, within its limit of bound parameters."""
+        wanted = set(keys)
+        found: dict[RatingKey, Any] = {}
+        if not wanted:
+            return found
+        table = cast(Table, PlayerRating.__table__)
+        if is_postgres(self.session):
+            players = sorted({key[0] for key in wanted})
+            for begin in range(0, len(players), PLAYERS_PER_ARRAY):
+                part = players[begin : begin + PLAYERS_PER_ARRAY]
+                rows = self.session.execute(
+                    select(table).where(
+                        table.c.ladder_id == ladder_id,
+                        table.c.player == any_(bindparam("players", part, type_=ARRAY(String))),
+                    )
+                )
+                for row in rows:
+                    key = (row.player, row.faction)
+                    if key in wanted:
+                        found[key] = row
+            return found
+        ordered = sorted(wanted)
+        for begin in range(0, len(ordered), PAIRS_PER_QUERY):
+            rows = self.session.execute(
+                select(table).where(
+                    table.c.ladder_id == ladder_id,
+                    tuple_(table.c.player, table.c.faction).in_(
+                        ordered[begin : begin + PAIRS_PER_QUERY]
+                    ),
+                )
+            )
+            for row in rows:
+                found[(row.player, row.faction)] = row
+        return found
 
     def of_player(self, ladder_id: str, player: str) -> list[PlayerRating]:
         return list(

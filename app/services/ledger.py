@@ -424,6 +424,8 @@ class _Replay:
 
     #: Ratings that lost changes to this replay; None: all of them (a replay from scratch).
     touched: set[RatingKey] | None = None
+    #: Ratings whose row was read (it exists: no need to create it at the end).
+    existing: set[RatingKey] = field(default_factory=set)
 
     def load(
         self,
@@ -446,7 +448,8 @@ class _Replay:
         if self.touched is None:
             return  # from scratch: nothing survives, everyone starts fresh
         intact = [k for k in wanted if k not in self.touched]
-        for key, row in ratings.get_many(ladder_id, intact).items():
+        for key, row in ratings.current_rows(ladder_id, intact).items():
+            self.existing.add(key)
             if row.last_change_id is None:
                 continue
             self.states[engine_key(*key)] = decode_state(row.state)
@@ -589,7 +592,10 @@ def _replay(
     touched = touched or set()
     work.load(events, ratings, ladder.id, touched)
     affected = touched | set(finals)
-    ratings.ensure(ladder.id, [_fresh_row(runtime, ladder, key) for key in sorted(affected)])
+    ratings.ensure(
+        ladder.id,
+        [_fresh_row(runtime, ladder, key) for key in sorted(affected - work.existing)],
+    )
     updates_out: list[dict[str, Any]] = []
     orphaned: list[RatingKey] = []
     for key in sorted(affected):
