@@ -22,13 +22,13 @@ from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingKey, RatingRepository
 from app.services.ledger import (
+    Chain,
+    Counters,
     NewEvent,
+    Placed,
     Recorded,
-    _Chain,
-    _change_rows,
-    _Counters,
-    _fresh_row,
-    _Placed,
+    event_change_rows,
+    fresh_row,
     now,
     validate,
 )
@@ -93,7 +93,7 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
     rows = ratings.lock_many(ladder_id, wanted)
     missing = [key for key in wanted if key not in rows]
     if missing:
-        ratings.ensure(ladder_id, [_fresh_row(runtime, ladder, key) for key in missing])
+        ratings.ensure(ladder_id, [fresh_row(runtime, ladder, key) for key in missing])
         rows.update(ratings.lock_many(ladder_id, missing))
 
     # Which games extend history: none earlier than a player's last game, here or stored.
@@ -131,9 +131,9 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
         for key, row in rows.items()
         if row.last_change_id is not None
     }
-    chain = _Chain({key: row.last_change_id for key, row in rows.items()})
+    chain = Chain({key: row.last_change_id for key, row in rows.items()})
     counters = {
-        key: _Counters(row.games, row.wins, row.draws, row.losses, row.last_played_at)
+        key: Counters(row.games, row.wins, row.draws, row.losses, row.last_played_at)
         for key, row in rows.items()
     }
     ids = iter(events.allocate_change_ids(sum(len(keys_of[i]) for i in appended)))
@@ -144,9 +144,9 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
         outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder.state)
         for change in outcome.changes:
             states[change.key] = change.after
-        placed = _Placed(seq, new.occurred_at, new.rated)
+        placed = Placed(seq, new.occurred_at, new.rated)
         change_ids = [next(ids) for _ in outcome.changes]
-        change_rows, updates = _change_rows(
+        change_rows, updates = event_change_rows(
             ladder_id, placed, new.event, outcome, chain, runtime, change_ids
         )
         all_changes.extend(change_rows)

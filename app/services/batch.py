@@ -30,7 +30,7 @@ from app.services.conversion import (
     tournament_to_engine,
 )
 from app.services.events import run_write
-from app.services.ledger import _Placed, append, now, recompute, validate
+from app.services.ledger import Placed, append, now, recompute, validate
 from app.services.runtime import Runtime, body_hash, runtime_for
 
 
@@ -173,7 +173,7 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
                 )
             if extends:
                 placed = [
-                    (_Placed(seq, item.occurred_at, item.rated), item.event)
+                    (Placed(seq, item.occurred_at, item.rated), item.event)
                     for (_, item), seq in zip(fresh, seqs, strict=True)
                 ]
                 count, _players = append(session, ladder, placed)

@@ -68,7 +68,7 @@ class Recorded:
 
 
 @dataclass(slots=True)
-class _Chain:
+class Chain:
     """Per-rating bookkeeping while writing changes."""
 
     last_change_id: dict[RatingKey, int | None] = field(default_factory=dict)
@@ -125,7 +125,7 @@ def record(session: Session, ladder_id: str, new: NewEvent, *, exclusive: bool) 
     rows = ratings.lock_many(ladder_id, rating_keys)
     missing = [key for key in rating_keys if key not in rows]
     if missing:
-        ratings.ensure(ladder_id, [_fresh_row(runtime, ladder, key) for key in missing])
+        ratings.ensure(ladder_id, [fresh_row(runtime, ladder, key) for key in missing])
         rows.update(ratings.lock_many(ladder_id, missing))
     if runtime.info.ladder_scoped:
         latest = events.latest(ladder_id)
@@ -163,9 +163,9 @@ def record(session: Session, ladder_id: str, new: NewEvent, *, exclusive: bool) 
         if row.last_change_id is not None
     }
     outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder.state)
-    chain = _Chain({key: rows[key].last_change_id for key in rating_keys})
-    placed = _Placed(seq, new.occurred_at, new.rated)
-    change_rows, updates = _change_rows(ladder_id, placed, new.event, outcome, chain, runtime)
+    chain = Chain({key: rows[key].last_change_id for key in rating_keys})
+    placed = Placed(seq, new.occurred_at, new.rated)
+    change_rows, updates = event_change_rows(ladder_id, placed, new.event, outcome, chain, runtime)
     ids = events.insert_changes_returning_ids(change_rows)
     for change_row, change_id in zip(change_rows, ids, strict=True):
         change_row["id"] = change_id
@@ -218,7 +218,7 @@ def _apply_floor(
         ratings.raise_to_floor(ladder_id, floor)
 
 
-def _fresh_row(runtime: Runtime, ladder: Ladder, key: RatingKey) -> dict[str, Any]:
+def fresh_row(runtime: Runtime, ladder: Ladder, key: RatingKey) -> dict[str, Any]:
     state = runtime.rater.initial_state(ladder.state)
     return {"player": key[0], "faction": key[1], **_state_columns(runtime, state)}
 
@@ -236,7 +236,7 @@ def _state_columns(runtime: Runtime, state: PlayerState) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Placed:
+class Placed:
     """Where an event stands in history."""
 
     seq: int
@@ -244,12 +244,12 @@ class _Placed:
     rated: bool
 
 
-def _change_rows(
+def event_change_rows(
     ladder_id: str,
-    placed: _Placed,
+    placed: Placed,
     event: LadderEvent,
     outcome: Outcome,
-    chain: _Chain,
+    chain: Chain,
     runtime: Runtime,
     ids: Sequence[int] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[RatingKey, dict[str, Any]]]:
@@ -301,16 +301,16 @@ def _change_rows(
 
 def _replay_rows(
     ladder_id: str,
-    placed: _Placed,
+    placed: Placed,
     event: LadderEvent,
     outcome: Outcome,
-    chain: _Chain,
+    chain: Chain,
     ids: Sequence[int],
 ) -> tuple[list[tuple[Any, ...]], dict[RatingKey, tuple[PlayerState, int, str | None]]]:
     """A replayed event's ``changes`` rows (values in the order of ``CHANGE_COLUMNS``), the
-    same values as ``_change_rows`` with ``ids``; and per rating its new state, change id and
+    same values as ``change_rows`` with ``ids``; and per rating its new state, change id and
     statistic outcome. The rating rows' columns are derived once, from the final states, at
-    the end of the replay (``_change_rows`` derives them at every change, for ``record``).
+    the end of the replay (``change_rows`` derives them at every change, for ``record``).
     """
     ranks = event_ranks(event)
     outcomes = outcomes_by_rank(ranks) if placed.rated else [None] * len(ranks)
@@ -384,7 +384,7 @@ class _IdPool:
 
 
 @dataclass(slots=True)
-class _Counters:
+class Counters:
     """A rating's statistics, carried through a replay."""
 
     games: int = 0
@@ -417,8 +417,8 @@ class _Replay:
     """Per-rating bookkeeping of a recomputation, loaded lazily page by page."""
 
     states: dict[PlayerKey, PlayerState] = field(default_factory=dict)
-    chain: _Chain = field(default_factory=_Chain)
-    counters: dict[RatingKey, _Counters] = field(default_factory=dict)
+    chain: Chain = field(default_factory=Chain)
+    counters: dict[RatingKey, Counters] = field(default_factory=dict)
     #: Chain columns of ratings whose newest surviving change precedes the replay.
     start_meta: dict[RatingKey, dict[str, Any]] = field(default_factory=dict)
 
@@ -444,7 +444,7 @@ class _Replay:
         if not wanted:
             return
         for key in wanted:
-            self.counters[key] = _Counters()
+            self.counters[key] = Counters()
         if self.touched is None:
             return  # from scratch: nothing survives, everyone starts fresh
         intact = [k for k in wanted if k not in self.touched]
@@ -459,7 +459,7 @@ class _Replay:
                 "last_event_at": row.last_event_at,
                 "last_event_seq": row.last_event_seq,
             }
-            self.counters[key] = _Counters(
+            self.counters[key] = Counters(
                 row.games, row.wins, row.draws, row.losses, row.last_played_at
             )
         lost = [k for k in wanted if k in self.touched]
@@ -471,7 +471,7 @@ class _Replay:
                 "last_event_at": last.occurred_at,
                 "last_event_seq": last.seq,
             }
-            self.counters[key] = _Counters(**stats)
+            self.counters[key] = Counters(**stats)
 
 
 def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple[int, int]:
@@ -489,7 +489,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
     touched = set(events.delete_changes_from(ladder.id, start))
     pages = (
         [
-            (_Placed(seq, occurred_at, rated), stored_to_engine(kind, body, per_faction))
+            (Placed(seq, occurred_at, rated), stored_to_engine(kind, body, per_faction))
             for seq, kind, occurred_at, rated, body in page
         ]
         for page in events.live_rows(ladder.id, start, EVENT_PAGE)
@@ -500,7 +500,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
 
 
 def append(
-    session: Session, ladder: Ladder, new: Sequence[tuple[_Placed, LadderEvent]]
+    session: Session, ladder: Ladder, new: Sequence[tuple[Placed, LadderEvent]]
 ) -> tuple[int, int]:
     """Extend the history with events (just inserted, in history order) that stand at or
     after every live event of the ladder: what ``recompute`` from the first of them does,
@@ -531,7 +531,7 @@ def _replay(
     runtime: Runtime,
     ladder_state: Any,
     touched: set[RatingKey] | None,
-    pages: Iterable[list[tuple[_Placed, LadderEvent]]],
+    pages: Iterable[list[tuple[Placed, LadderEvent]]],
 ) -> tuple[int, int]:
     """Rate ``pages`` of events in history order, write their changes and the ratings.
 
@@ -546,7 +546,7 @@ def _replay(
     ids = _IdPool(events)
     #: Each rating's newest (state, change id, event) in the replay: its row is written once,
     #: at the end.
-    finals: dict[RatingKey, tuple[PlayerState, int, _Placed]] = {}
+    finals: dict[RatingKey, tuple[PlayerState, int, Placed]] = {}
     ladder_states: list[tuple[int, dict[str, Any]]] = []
     current_ladder_state: Any = ladder_state
     replayed = 0
@@ -594,7 +594,7 @@ def _replay(
     affected = touched | set(finals)
     ratings.ensure(
         ladder.id,
-        [_fresh_row(runtime, ladder, key) for key in sorted(affected - work.existing)],
+        [fresh_row(runtime, ladder, key) for key in sorted(affected - work.existing)],
     )
     updates_out: list[dict[str, Any]] = []
     orphaned: list[RatingKey] = []
