@@ -22,6 +22,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.engine import Row
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import ColumnElement
 
@@ -61,6 +62,21 @@ class RatingRepository:
             .order_by(PlayerRating.player, PlayerRating.faction)
         )
         rows = self.session.scalars(lock(self.session, statement)).all()
+        return {(r.player, r.faction): r for r in rows}
+
+    def lock_rows(self, ladder_id: str, keys: Sequence[RatingKey]) -> dict[RatingKey, Row[Any]]:
+        """:meth:`lock_many` as plain rows (same columns, attribute access), for a writer that
+        reads them once and writes them back itself: no ORM identity or state per row."""
+        table = cast(Table, PlayerRating.__table__)
+        statement = (
+            select(table)
+            .where(
+                table.c.ladder_id == ladder_id,
+                tuple_(table.c.player, table.c.faction).in_(sorted(set(keys))),
+            )
+            .order_by(table.c.player, table.c.faction)
+        )
+        rows = self.session.execute(lock(self.session, statement)).all()
         return {(r.player, r.faction): r for r in rows}
 
     def get_many(self, ladder_id: str, keys: Sequence[RatingKey]) -> dict[RatingKey, PlayerRating]:

@@ -90,11 +90,11 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
     keys_of = {i: [db_key(k) for k in event_keys(runtime.info, items[i].event)] for i in fresh}
     ratings = RatingRepository(session)
     wanted = sorted({key for keys in keys_of.values() for key in keys})
-    rows = ratings.lock_many(ladder_id, wanted)
+    rows = ratings.lock_rows(ladder_id, wanted)
     missing = [key for key in wanted if key not in rows]
     if missing:
         ratings.ensure(ladder_id, [fresh_row(runtime, ladder, key) for key in missing])
-        rows.update(ratings.lock_many(ladder_id, missing))
+        rows.update(ratings.lock_rows(ladder_id, missing))
 
     # Which games extend history: none earlier than a player's last game, here or stored.
     last_at = {key: row.last_event_at for key, row in rows.items()}
