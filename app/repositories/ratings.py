@@ -29,9 +29,6 @@ from sqlalchemy.sql.expression import ColumnElement
 from app.models import PlayerRating
 from app.repositories.base import insert_ignoring_conflicts, is_postgres, lock
 
-#: Columns holding JSON, sent as text in the arrays of a bulk update.
-_JSON_COLUMNS = frozenset({"state"})
-
 RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
 #: Players per array parameter (PostgreSQL), and (player, faction) pairs per IN list (SQLite).
 PLAYERS_PER_ARRAY = 5_000
@@ -147,9 +144,9 @@ class RatingRepository:
     def update_many(self, ladder_id: str, values: list[dict[str, Any]]) -> None:
         """Write new current states; each dict holds ``player``, ``faction`` and the columns.
 
-        Rows with the same columns go out together: on PostgreSQL as one UPDATE joined to
-        ``unnest`` of one array per column (a single statement, where an executemany runs
-        an UPDATE per row); on SQLite as one executemany.
+        Rows with the same columns go out together: on PostgreSQL as one UPDATE joined to the
+        rows (a single statement, where an executemany runs an UPDATE per row); on SQLite as
+        one executemany.
         """
         groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for row in values:
@@ -157,7 +154,7 @@ class RatingRepository:
             groups.setdefault(columns, []).append(row)
         for columns, rows in groups.items():
             if is_postgres(self.session):
-                self._update_unnest(ladder_id, columns, rows)
+                self._update_from_json(ladder_id, columns, rows)
             else:
                 self._update_each(ladder_id, columns, rows)
 
@@ -187,27 +184,29 @@ class RatingRepository:
             ],
         )
 
-    def _update_unnest(
+    def _update_from_json(
         self, ladder_id: str, columns: tuple[str, ...], rows: list[dict[str, Any]]
     ) -> None:
+        """One UPDATE joined to the rows sent as a single JSON document
+        (``json_to_recordset``): one C-encoded parameter instead of an array per column,
+        which psycopg would quote element by element in Python."""
         table = cast(Table, PlayerRating.__table__)
         dialect = self.session.get_bind().dialect
         names = ("player", "faction", *columns)
-        arrays = ", ".join(
-            f"CAST(:{name} AS {table.c[name].type.compile(dialect=dialect)}[])" for name in names
-        )
+        shape = ", ".join(f"{name} {table.c[name].type.compile(dialect=dialect)}" for name in names)
         assignments = ", ".join(f"{name} = given.{name}" for name in columns)
         statement = text(
             f"UPDATE {table.name} SET {assignments} "
-            f"FROM unnest({arrays}) AS given({', '.join(names)}) "
+            f"FROM json_to_recordset(CAST(:rows AS json)) AS given({shape}) "
             f"WHERE {table.name}.ladder_id = :ladder_id "
             f"AND {table.name}.player = given.player AND {table.name}.faction = given.faction"
         )
-        params: dict[str, Any] = {"ladder_id": ladder_id}
-        for name in names:
-            encode = _json_text if name in _JSON_COLUMNS else None
-            params[name] = [encode(row[name]) if encode is not None else row[name] for row in rows]
-        self.session.execute(statement, params)
+        document = json.dumps(
+            [{name: row[name] for name in names} for row in rows],
+            default=_json_time,
+            allow_nan=False,
+        )
+        self.session.execute(statement, {"ladder_id": ladder_id, "rows": document})
 
     def raise_to_floor(self, ladder_id: str, floor: float) -> None:
         self.session.execute(
@@ -300,8 +299,11 @@ class RatingRepository:
         return total or 0, [(row[0], row[1]) for row in rows]
 
 
-def _json_text(value: Any) -> str | None:
-    return None if value is None else json.dumps(value)
+def _json_time(value: Any) -> str:
+    """Times in the JSON of a bulk update: ISO 8601 with the offset, as PostgreSQL reads them."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"cannot send {type(value).__name__} in a bulk update")
 
 
 def _rank_columns(rank_by: str) -> tuple[ColumnElement[float], ColumnElement[float]]:
