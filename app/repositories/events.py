@@ -25,6 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
+from sqlalchemy.sql import Select
 
 from app.models import Change, Event
 from app.models.base import UTCDateTime
@@ -222,23 +223,8 @@ class EventRepository:
         after: tuple[datetime, int] | None = None
         columns = (Event.seq, Event.kind, Event.occurred_at, Event.rated, Event.body)
         while True:
-            statement = select(*columns).where(
-                Event.ladder_id == ladder_id, Event.voided_at.is_(None)
-            )
-            if start is not None:
-                statement = statement.where(Event.occurred_at >= start)
-            if after is not None:
-                statement = statement.where(
-                    or_(
-                        Event.occurred_at > after[0],
-                        and_(Event.occurred_at == after[0], Event.seq > after[1]),
-                    )
-                )
-            page = list(
-                self.session.execute(
-                    statement.order_by(Event.occurred_at, Event.seq).limit(page_size)
-                )
-            )
+            statement = _live_page(select(*columns), ladder_id, start, after, page_size)
+            page = list(self.session.execute(statement))
             if not page:
                 return
             yield page
@@ -257,21 +243,8 @@ class EventRepository:
         """The live events at or after ``start`` in history order, a page at a time."""
         after: tuple[datetime, int] | None = None
         while True:
-            statement = select(Event).where(Event.ladder_id == ladder_id, Event.voided_at.is_(None))
-            if start is not None:
-                statement = statement.where(Event.occurred_at >= start)
-            if after is not None:
-                statement = statement.where(
-                    or_(
-                        Event.occurred_at > after[0],
-                        and_(Event.occurred_at == after[0], Event.seq > after[1]),
-                    )
-                )
-            page = list(
-                self.session.scalars(
-                    statement.order_by(Event.occurred_at, Event.seq).limit(page_size)
-                )
-            )
+            statement = _live_page(select(Event), ladder_id, start, after, page_size)
+            page = list(self.session.scalars(statement))
             if not page:
                 return
             yield page
@@ -651,3 +624,25 @@ class ChangeStream:
         if self.pending:
             rows, self.pending = self.pending, []
             self.events._write_values(cast(Table, Change.__table__), CHANGE_COLUMNS, rows)
+
+
+def _live_page(
+    statement: Select[Any],
+    ladder_id: str,
+    start: datetime | None,
+    after: tuple[datetime, int] | None,
+    page_size: int,
+) -> Select[Any]:
+    """One keyset page of a ladder's live events at or after ``start``, in history order,
+    after the (time, seq) position ``after``."""
+    statement = statement.where(Event.ladder_id == ladder_id, Event.voided_at.is_(None))
+    if start is not None:
+        statement = statement.where(Event.occurred_at >= start)
+    if after is not None:
+        statement = statement.where(
+            or_(
+                Event.occurred_at > after[0],
+                and_(Event.occurred_at == after[0], Event.seq > after[1]),
+            )
+        )
+    return statement.order_by(Event.occurred_at, Event.seq).limit(page_size)
