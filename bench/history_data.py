@@ -25,6 +25,7 @@ from typing import Any
 
 from app.engine.ledger import event_ranks, outcomes_by_rank, replay
 from app.engine.types import Game
+from app.repositories.events import CHANGE_COLUMNS
 from app.schemas.events import GameIn
 from app.services.batch import game_item
 from app.services.runtime import Runtime, configure, db_key, encode_state, plain
@@ -38,12 +39,6 @@ DRAW_SHARE = 0.1
 EVENT_COLUMNS = (
     "seq", "ladder_id", "kind", "external_id", "occurred_at", "body", "body_hash", "rated",
     "tournament", "voided_at", "voided_changes", "ladder_state_after", "created_at",
-)  # fmt: skip
-CHANGE_COLUMNS = (
-    "id", "ladder_id", "event_seq", "player", "faction", "position", "rank", "outcome",
-    "occurred_at", "seq", "rating_before", "rating_after", "deviation_before",
-    "deviation_after", "volatility_before", "volatility_after", "state_after", "details",
-    "prev_change_id",
 )  # fmt: skip
 
 
