@@ -98,6 +98,15 @@ def _dicts_then(processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return process
 
 
+#: Both sequences of a group commit in one statement (PostgreSQL); ARRAY keeps the order in
+#: which the values were drawn.
+_ALLOCATE_SEQS_AND_CHANGE_IDS = text(
+    "SELECT ARRAY(SELECT nextval(pg_get_serial_sequence('events', 'seq')) "
+    "FROM generate_series(1, :events)), "
+    "ARRAY(SELECT nextval(pg_get_serial_sequence('changes', 'id')) "
+    "FROM generate_series(1, :changes))"
+)
+
 _NO_STATS: dict[str, Any] = {
     "games": 0,
     "wins": 0,
@@ -543,6 +552,33 @@ class EventRepository:
                 "last_played_at": last,
             }
         return result
+
+    # -- group commit ----------------------------------------------------------------------
+
+    def allocate_seqs_and_change_ids(
+        self, events: int, changes: int
+    ) -> tuple[list[int], list[int]]:
+        """Seqs for ``events`` new events and ids for ``changes`` new changes, drawn
+        together: on PostgreSQL in one statement rather than a round trip per sequence."""
+        if not is_postgres(self.session):
+            return (
+                self._allocate_ids(Event, "events", "seq", events, NEXT_EVENT_SEQ),
+                self.allocate_change_ids(changes),
+            )
+        row = self.session.execute(
+            _ALLOCATE_SEQS_AND_CHANGE_IDS, {"events": events, "changes": changes}
+        ).one()
+        return [int(seq) for seq in row[0]], [int(i) for i in row[1]]
+
+    def insert_events_with_seqs(self, rows: list[dict[str, Any]], seqs: Sequence[int]) -> None:
+        """Insert events whose seqs were drawn beforehand, below the ORM (COPY on
+        PostgreSQL, the driver's executemany on SQLite)."""
+        if rows:
+            self._write_rows(
+                cast(Table, Event.__table__),
+                EVENT_COLUMNS,
+                [{**row, "seq": seq} for row, seq in zip(rows, seqs, strict=True)],
+            )
 
 
 def _count_if(condition: Any) -> Any:
