@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import time
-import uuid
 
-from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core import metrics
@@ -34,6 +33,13 @@ SECURITY_HEADERS = {
 #: API responses are data, never pages: nothing may run or be framed from them.
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
 UNMATCHED_ROUTE = "unmatched"
+#: The same headers as raw (name, value) pairs, added to every response as it starts.
+_REQUEST_ID_RAW = REQUEST_ID_HEADER.encode()
+_SECURITY_RAW = tuple((name.encode(), value.encode()) for name, value in SECURITY_HEADERS.items())
+_API_RAW = ((b"content-security-policy", API_CSP.encode()), (b"cache-control", b"no-store"))
+#: The bits of a random 128-bit number that make it a version-4 UUID (RFC 9562).
+_UUID_CLEAR = ~((0xF000 << 64) | (0xC000 << 48))
+_UUID_SET = (0x4000 << 64) | (0x8000 << 48)
 
 
 def _problem(status: int, title: str, detail: str) -> bytes:
@@ -56,6 +62,27 @@ async def _send_problem(send: Send, status: int, title: str, detail: str) -> Non
     await send({"type": "http.response.body", "body": body})
 
 
+def _new_request_id() -> str:
+    """``uuid.uuid4().hex``, without building a UUID object for every request."""
+    value = int.from_bytes(os.urandom(16), "big") & _UUID_CLEAR | _UUID_SET
+    return f"{value:032x}"
+
+
+def _add_headers(message: Message, request_id: str, api: bool) -> None:
+    """The request id, and the security headers the response does not set itself."""
+    raw = message["headers"] = [
+        (name, value)
+        for name, value in message.get("headers", ())
+        if name.lower() != _REQUEST_ID_RAW
+    ]
+    present = {name.lower() for name, _ in raw}
+    raw.append((_REQUEST_ID_RAW, request_id.encode("latin-1")))
+    for pairs in (_SECURITY_RAW, _API_RAW) if api else (_SECURITY_RAW,):
+        for name, value in pairs:
+            if name not in present:
+                raw.append((name, value))
+
+
 class RequestContext:
     """Request id, one JSON log line per request, request metrics, security headers."""
 
@@ -68,7 +95,7 @@ class RequestContext:
             return
         started = time.perf_counter()
         given = dict(scope["headers"]).get(REQUEST_ID_HEADER.encode(), b"").decode("latin-1")
-        request_id = given if CLIENT_REQUEST_ID.match(given) else uuid.uuid4().hex
+        request_id = given if CLIENT_REQUEST_ID.match(given) else _new_request_id()
         fields = start_request_fields()
         status = 500
         response_started = False
@@ -78,13 +105,7 @@ class RequestContext:
             if message["type"] == "http.response.start":
                 status = message["status"]
                 response_started = True
-                headers = MutableHeaders(scope=message)
-                headers[REQUEST_ID_HEADER] = request_id
-                for name, value in SECURITY_HEADERS.items():
-                    headers.setdefault(name, value)
-                if not scope["path"].startswith("/dashboard"):
-                    headers.setdefault("content-security-policy", API_CSP)
-                    headers.setdefault("cache-control", "no-store")
+                _add_headers(message, request_id, not scope["path"].startswith("/dashboard"))
             await send(message)
 
         try:
@@ -99,8 +120,7 @@ class RequestContext:
             elapsed = time.perf_counter() - started
             route = getattr(scope.get("route"), "path", UNMATCHED_ROUTE)
             method = scope["method"]
-            metrics.REQUESTS.labels(method, route, str(status)).inc()
-            metrics.LATENCY.labels(method, route).observe(elapsed)
+            metrics.observe_request(method, route, status, elapsed)
             log.info(
                 "request",
                 extra={
