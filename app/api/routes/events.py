@@ -7,8 +7,17 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import APIRouter, Path, Query, Response
+from pydantic import TypeAdapter
 
-from app.api.deps import DB, AppSettings, LadderAdmin, Reader, ResultsWriter, check_sizes
+from app.api.deps import (
+    DB,
+    AppSettings,
+    LadderAdmin,
+    Reader,
+    ResultsWriteContext,
+    ResultsWriter,
+    check_sizes,
+)
 from app.core.errors import Invalid
 from app.schemas.common import IDENTIFIER_PATTERN
 from app.schemas.events import (
@@ -25,6 +34,10 @@ from app.services import events as service
 from app.services.conversion import GAME, TOURNAMENT
 
 router = APIRouter()
+
+JSON = "application/json"
+#: Serialises a GameOut the way FastAPI serialises a ``response_model``.
+_GAME_OUT = TypeAdapter(GameOut)
 
 LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 EventId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
@@ -52,27 +65,30 @@ TOURNAMENT_CREATED: dict[int | str, dict[str, Any]] = {
 )
 async def post_game(
     body: GameIn,
-    db: DB,
-    response: Response,
-    caller: ResultsWriter,
-    settings: AppSettings,
+    context: ResultsWriteContext,
     dry_run: DryRun = False,
-) -> GameOut:
+) -> Response:
     """Record a game result and return the rating changes with the formula's terms.
 
     The pair (ladder, id) is the idempotency key: the same body again returns the stored
     response (200); a different body under the same id is a 409.
     """
-    caller.check_ladder(body.ladder)
+    context.caller.check_ladder(body.ladder)
+    settings, db = context.settings, context.db
     check_sizes(settings, players=len(body.players))
     if dry_run or settings.write_group_max == 0:
         submit = functools.partial(service.submit_game, db, body, dry_run=dry_run)
         result = await anyio.to_thread.run_sync(submit)
     else:
         result = await service.submit_game_grouped(db, body, settings.write_group_max)
-    response.status_code = result.status
     assert isinstance(result.body, GameOut)
-    return result.body
+    # The body is already a validated GameOut: serialised here, FastAPI does not validate
+    # it a second time (``response_model`` still documents it).
+    return Response(
+        _GAME_OUT.dump_json(result.body, by_alias=True),
+        status_code=result.status,
+        media_type=JSON,
+    )
 
 
 @router.post(
