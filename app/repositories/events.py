@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
@@ -58,20 +58,28 @@ _STATE_AT = CHANGE_COLUMNS.index("state_after")
 _DETAILS_AT = CHANGE_COLUMNS.index("details")
 
 
+def _as_dict(value: Any) -> dict[str, Any]:
+    """The engine's read-only mappings (``MappingProxyType``, string keys) as the dicts they
+    wrap, one level at a time as the encoder meets them: the same text as
+    ``json.dumps(plain(value))`` without first copying every nested value."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def _json_encoder() -> Callable[[Any], str]:
     """``json.dumps`` with its defaults, minus the per-call set-up (an encoder is built once):
-    the same text, about a microsecond sooner for each of the millions of values."""
+    the same text, about a microsecond sooner for each of the millions of values. Mappings
+    other than dicts are written as dicts (``_as_dict``)."""
     make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:
-        return json.dumps
+        return lambda value: json.dumps(value, default=_as_dict)
     encode = make(
-        None, None, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True
+        None, _as_dict, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True
     )
     join = "".join
 
     def dumps(value: Any) -> str:
-        if type(value) is not dict:
-            return json.dumps(value)
         return join(encode(value, 0))
 
     return dumps
@@ -91,9 +99,22 @@ def _sqlite_utc_text(value: datetime | None) -> str | None:
     return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
+def _remembering_last(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``convert`` that reuses its last answer for the same object: an event's players'
+    change rows share its time, and an import's events share their creation stamp."""
+    last: list[Any] = [object(), None]
+
+    def process(value: Any) -> Any:
+        if value is not last[0]:
+            last[0], last[1] = value, convert(value)
+        return last[1]
+
+    return process
+
+
 def _dicts_then(processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
     def process(value: Any) -> Any:
-        return _dumps(value) if type(value) is dict else processor(value)
+        return processor(value) if value is None else _dumps(value)
 
     return process
 
@@ -387,7 +408,7 @@ class EventRepository:
                 # The JSON type's processor is json.dumps (of dicts), set up at every call.
                 processor = _dicts_then(bind)
             elif isinstance(column_type, UTCDateTime):
-                processor = _sqlite_utc_text
+                processor = _remembering_last(_sqlite_utc_text)
             processors.append((index, processor))
         values_list = []
         for row in rows:

@@ -11,6 +11,7 @@ from app.schemas.common import (
     MAX_TEXT_LENGTH,
     MAX_TITLE_LENGTH,
     Identifier,
+    PartModel,
     RequestModel,
     ResponseModel,
     UtcDateTime,
@@ -27,13 +28,13 @@ MAX_ROUNDS = 1_000
 FACTION_MAX_LENGTH = 100
 
 
-class EventContextIn(RequestModel):
+class EventContextIn(PartModel):
     id: Identifier | None = None
     coaches: int | None = Field(default=None, ge=1, le=MAX_COACHES)
     major: bool = False
 
 
-class GamePlayerIn(RequestModel):
+class GamePlayerIn(PartModel):
     player: Identifier
     rank: int = Field(ge=1, le=MAX_RANK)
     faction: str | None = Field(default=None, min_length=1, max_length=FACTION_MAX_LENGTH)
@@ -99,7 +100,7 @@ class GameOut(ResponseModel):
     changes: list[ChangeOut]
 
 
-class StandingIn(RequestModel):
+class StandingIn(PartModel):
     player: Identifier
     rank: int = Field(ge=1, le=MAX_RANK)
     centres: int | None = Field(default=None, ge=0, le=MAX_CENTRES)

@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from app.schemas.common import Identifier, RequestModel, ResponseModel
+from app.schemas.common import Identifier, PartModel, RequestModel, ResponseModel
 from app.schemas.events import (
     FACTION_MAX_LENGTH,
     MAX_CENTRES,
@@ -17,7 +17,7 @@ MAX_PLACEMENTS = 1_000
 MAX_EVENT_SIZE = 100_000
 
 
-class PredictionPlayerIn(RequestModel):
+class PredictionPlayerIn(PartModel):
     player: Identifier
     faction: str | None = Field(default=None, min_length=1, max_length=FACTION_MAX_LENGTH)
     #: Tournament systems that score centres (DAANZ): the result to predict with.

@@ -340,8 +340,15 @@ def _replay_rows(
                 after.deviation,
                 before.volatility,
                 after.volatility,
-                encode_state(after),
-                plain(change.details),
+                # The engine's read-only mappings as they are: the bulk writer's JSON encoder
+                # takes them (the same text as ``encode_state``/``plain``, no deep copy).
+                {
+                    "rating": after.rating,
+                    "deviation": after.deviation,
+                    "volatility": after.volatility,
+                    "extra": after.extra,
+                },
+                change.details,
                 last.get(key),
             )
         )

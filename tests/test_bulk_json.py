@@ -1,0 +1,66 @@
+"""Bulk writes encode the engine's read-only mappings directly; the stored text must be what
+``json.dumps`` of the plain copy (``runtime.plain``, which every other path stores) gives."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from types import MappingProxyType
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.engine.types import PlayerState, frozen
+from app.repositories.events import _dumps, _remembering_last, _sqlite_utc_text
+from app.services.runtime import encode_state, plain
+
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
+
+
+def _engine_shaped(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Lists, tuples, dicts and read-only mappings, nested as engines return them."""
+    keyed = st.dictionaries(st.text(max_size=6), children, max_size=4)
+    return (
+        st.lists(children, max_size=4)
+        | st.lists(children, max_size=4).map(tuple)
+        | keyed
+        | keyed.map(MappingProxyType)
+    )
+
+
+ENGINE_JSON = st.recursive(SCALARS, _engine_shaped, max_leaves=20)
+
+
+@given(st.dictionaries(st.text(max_size=6), ENGINE_JSON, max_size=5))
+def test_details_text_equals_the_plain_copy(details: dict[str, Any]) -> None:
+    value = frozen(details)
+    assert _dumps(value) == json.dumps(plain(value))
+
+
+@given(st.dictionaries(st.text(max_size=6), ENGINE_JSON, max_size=3))
+def test_state_text_equals_encode_state(extra: dict[str, Any]) -> None:
+    state = PlayerState(1500.0, 350.0, 0.06, frozen(extra))
+    as_replay_writes = {
+        "rating": state.rating,
+        "deviation": state.deviation,
+        "volatility": state.volatility,
+        "extra": state.extra,
+    }
+    assert _dumps(as_replay_writes) == json.dumps(encode_state(state))
+
+
+def test_remembered_time_text_follows_a_new_value() -> None:
+    convert = _remembering_last(_sqlite_utc_text)
+    first = datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC)
+    second = first + timedelta(microseconds=1)
+    assert convert(first) == "2026-01-02 03:04:05.000006"
+    assert convert(first) == "2026-01-02 03:04:05.000006"
+    assert convert(second) == "2026-01-02 03:04:05.000007"
+    assert convert(None) is None
