@@ -89,8 +89,7 @@ class GroupCommitter:
                 results = record_group(self.db, ladder_id, [w.new for w in waiters])
             except Exception as exc:  # every waiter of the group learns the failure
                 results = [exc] * len(waiters)
-            for waiter, result in zip(waiters, results, strict=True):
-                _settle_soon(waiter, result)
+            _settle_soon(list(zip(waiters, results, strict=True)))
 
 
 def record_group(db: Database, ladder_id: str, items: Sequence[NewEvent]) -> list[Appended]:
@@ -107,20 +106,29 @@ def record_group(db: Database, ladder_id: str, items: Sequence[NewEvent]) -> lis
     return [DEFERRED for _ in items]
 
 
-def _settle_soon(waiter: _Waiter, result: Appended | BaseException) -> None:
-    try:
-        waiter.loop.call_soon_threadsafe(_settle, waiter.future, result)
-    except RuntimeError:  # the waiter's event loop has closed: nobody is listening
-        log.debug("group commit result dropped: event loop closed")
+def _settle_soon(settled: Sequence[tuple[_Waiter, Appended | BaseException]]) -> None:
+    """Hand the results to their event loops: one wake-up per loop, not one per waiter
+    (each ``call_soon_threadsafe`` writes to the loop's wake-up pipe)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Waiter, Appended | BaseException]]]
+    by_loop = {}
+    for waiter, result in settled:
+        by_loop.setdefault(waiter.loop, []).append((waiter, result))
+    for loop, pairs in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(_settle_all, pairs)
+        except RuntimeError:  # the waiters' event loop has closed: nobody is listening
+            log.debug("group commit results dropped: event loop closed")
 
 
-def _settle(future: asyncio.Future[Appended], result: Appended | BaseException) -> None:
-    if future.done():  # the request was cancelled (client gone); the write stands
-        return
-    if isinstance(result, BaseException):
-        future.set_exception(result)
-    else:
-        future.set_result(result)
+def _settle_all(pairs: Sequence[tuple[_Waiter, Appended | BaseException]]) -> None:
+    for waiter, result in pairs:
+        future = waiter.future
+        if future.done():  # the request was cancelled (client gone); the write stands
+            continue
+        if isinstance(result, BaseException):
+            future.set_exception(result)
+        else:
+            future.set_result(result)
 
 
 _committers: weakref.WeakKeyDictionary[Database, GroupCommitter] = weakref.WeakKeyDictionary()
