@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, text, true, update
+from sqlalchemy import bindparam, func, select, text, true, update
 from sqlalchemy.orm import Session
 
 from app.models import Event, Ladder, PlayerRating
@@ -13,6 +13,17 @@ from app.repositories.base import is_postgres
 
 #: First key of the ladders' advisory locks (the second is a hash of the ladder id).
 LADDER_LOCK_NAMESPACE = 7_020_001
+
+# Built once: a statement object memoises its cache key, so running it again skips
+# SQLAlchemy's construction and cache-key walk (every group commit reads its ladder).
+_LADDER_BY_ID = select(Ladder).where(Ladder.id == bindparam("ladder_id"))
+_LADDER_LOCK = {
+    exclusive: text(f"SELECT {function}(:namespace, hashtext(:ladder))")
+    for exclusive, function in (
+        (True, "pg_advisory_xact_lock"),
+        (False, "pg_advisory_xact_lock_shared"),
+    )
+}
 
 
 class LadderRepository:
@@ -31,12 +42,10 @@ class LadderRepository:
         SQLite: BEGIN IMMEDIATE has already serialised every writer.
         """
         if is_postgres(self.session):
-            function = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
             self.session.execute(
-                text(f"SELECT {function}(:namespace, hashtext(:ladder))"),
-                {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id},
+                _LADDER_LOCK[exclusive], {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id}
             )
-        return self.session.scalars(select(Ladder).where(Ladder.id == ladder_id)).one_or_none()
+        return self.session.scalars(_LADDER_BY_ID, {"ladder_id": ladder_id}).one_or_none()
 
     def add(self, ladder: Ladder) -> None:
         self.session.add(ladder)
