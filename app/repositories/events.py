@@ -128,6 +128,15 @@ _ALLOCATE_SEQS_AND_CHANGE_IDS = text(
     "FROM generate_series(1, :changes))"
 )
 
+#: Which of a group's ids a ladder already stores (PostgreSQL), on the table rather than the
+#: ORM entity and built once: no ORM objects, no statement construction per group.
+_EVENTS_TABLE = cast(Table, Event.__table__)
+_STORED_IDS = select(_EVENTS_TABLE.c.external_id).where(
+    _EVENTS_TABLE.c.ladder_id == bindparam("ladder_id"),
+    _EVENTS_TABLE.c.kind == bindparam("kind"),
+    _EVENTS_TABLE.c.external_id == any_(bindparam("ids", type_=ARRAY(String))),
+)
+
 _NO_STATS: dict[str, Any] = {
     "games": 0,
     "wins": 0,
@@ -600,6 +609,25 @@ class EventRepository:
                 EVENT_COLUMNS,
                 [{**row, "seq": seq} for row, seq in zip(rows, seqs, strict=True)],
             )
+
+    def stored_keys(self, ladder_id: str, keys: Sequence[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Which (kind, external id) of ``keys`` the ladder already stores: ``find_many``
+        without loading the events."""
+        if not is_postgres(self.session):
+            return set(self.find_many(ladder_id, keys))
+        by_kind: dict[str, set[str]] = {}
+        for kind, external_id in keys:
+            by_kind.setdefault(kind, set()).add(external_id)
+        found: set[tuple[str, str]] = set()
+        for kind, ids in by_kind.items():
+            unique = sorted(ids)
+            for begin in range(0, len(unique), IDS_PER_ARRAY):
+                part = unique[begin : begin + IDS_PER_ARRAY]
+                rows = self.session.execute(
+                    _STORED_IDS, {"ladder_id": ladder_id, "kind": kind, "ids": part}
+                )
+                found.update((kind, row[0]) for row in rows)
+        return found
 
 
 def _count_if(condition: Any) -> Any:

@@ -75,7 +75,7 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
     # Repeats and id conflicts are rare: the one-by-one path answers them (200 or 409).
     events = EventRepository(session)
     candidates = [i for i, r in enumerate(results) if r is None]
-    stored = events.find_many(
+    stored = events.stored_keys(
         ladder_id, [(items[i].kind, items[i].external_id or "") for i in candidates]
     )
     seen: set[tuple[str, str]] = set()

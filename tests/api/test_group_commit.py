@@ -159,15 +159,15 @@ async def test_an_id_stored_by_another_process_meanwhile_redoes_the_group(
     await make_ladder(client, "club", "elo")
     stored = game("club", "g1", {"A": 1, "B": 2}, minutes=10)
     assert (await client.post("/games", json=stored)).status_code == 201
-    real_find_many = EventRepository.find_many
+    real_stored_keys = EventRepository.stored_keys
     calls = 0
 
     def blind_once(self: EventRepository, ladder_id: str, keys: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
         nonlocal calls
         calls += 1
-        return {} if calls == 1 else real_find_many(self, ladder_id, keys)
+        return set() if calls == 1 else real_stored_keys(self, ladder_id, keys)
 
-    monkeypatch.setattr(EventRepository, "find_many", blind_once)
+    monkeypatch.setattr(EventRepository, "stored_keys", blind_once)
     fresh = game("club", "g2", {"C": 1, "D": 2}, minutes=20)
     results = record_group(database, "club", [_new(stored), _new(fresh)])
     assert calls == 2
