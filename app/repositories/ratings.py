@@ -23,9 +23,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.engine import Row
+from sqlalchemy.engine import Dialect, Row
 from sqlalchemy.orm import Session
-from sqlalchemy.sql.expression import ColumnElement, TextualSelect
+from sqlalchemy.sql.expression import ColumnElement, TextClause, TextualSelect
 
 from app.models import PlayerRating
 from app.repositories.base import insert_ignoring_conflicts, is_postgres, lock
@@ -34,6 +34,8 @@ RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
 #: Players per array parameter (PostgreSQL), and (player, faction) pairs per IN list (SQLite).
 PLAYERS_PER_ARRAY = 5_000
 PAIRS_PER_QUERY = 500
+#: Distinct column sets of bulk rating updates whose statements are kept (there are a few).
+UPDATE_STATEMENTS_CACHED = 32
 
 SortField = Literal["rating", "name", "games"]
 SortOrder = Literal["asc", "desc"]
@@ -200,17 +202,8 @@ class RatingRepository:
         """One UPDATE joined to the rows sent as a single JSON document
         (``json_to_recordset``): one C-encoded parameter instead of an array per column,
         which psycopg would quote element by element in Python."""
-        table = cast(Table, PlayerRating.__table__)
-        dialect = self.session.get_bind().dialect
+        statement = _json_update_statement(self.session.get_bind().dialect, columns)
         names = ("player", "faction", *columns)
-        shape = ", ".join(f"{name} {table.c[name].type.compile(dialect=dialect)}" for name in names)
-        assignments = ", ".join(f"{name} = given.{name}" for name in columns)
-        statement = text(
-            f"UPDATE {table.name} SET {assignments} "
-            f"FROM json_to_recordset(CAST(:rows AS json)) AS given({shape}) "
-            f"WHERE {table.name}.ladder_id = :ladder_id "
-            f"AND {table.name}.player = given.player AND {table.name}.faction = given.faction"
-        )
         document = json.dumps(
             [{name: row[name] for name in names} for row in rows],
             default=_json_time,
@@ -307,6 +300,22 @@ class RatingRepository:
         )
         rows = self.session.execute(statement)
         return total or 0, [(row[0], row[1]) for row in rows]
+
+
+@functools.lru_cache(maxsize=UPDATE_STATEMENTS_CACHED)
+def _json_update_statement(dialect: Dialect, columns: tuple[str, ...]) -> TextClause:
+    """The UPDATE of ``_update_from_json`` for these columns, built once: compiling the
+    columns' types and the text each time cost every group commit a little."""
+    table = cast(Table, PlayerRating.__table__)
+    names = ("player", "faction", *columns)
+    shape = ", ".join(f"{name} {table.c[name].type.compile(dialect=dialect)}" for name in names)
+    assignments = ", ".join(f"{name} = given.{name}" for name in columns)
+    return text(
+        f"UPDATE {table.name} SET {assignments} "
+        f"FROM json_to_recordset(CAST(:rows AS json)) AS given({shape}) "
+        f"WHERE {table.name}.ladder_id = :ladder_id "
+        f"AND {table.name}.player = given.player AND {table.name}.faction = given.faction"
+    )
 
 
 @functools.cache
