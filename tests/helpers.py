@@ -6,6 +6,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+from hypothesis import strategies as st
+
+#: Finite JSON scalars, the leaves of the property tests' JSON values.
+JSON_LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+)
 
 RECENT = datetime.now(UTC).replace(microsecond=0) - timedelta(days=1)
 

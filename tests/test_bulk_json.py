@@ -14,14 +14,7 @@ from hypothesis import strategies as st
 from app.engine.types import PlayerState, frozen
 from app.repositories.events import _dumps, _remembering_last, _sqlite_utc_text
 from app.services.runtime import encode_state, plain
-
-SCALARS = (
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=8)
-)
+from tests.helpers import JSON_LEAVES
 
 
 def _engine_shaped(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -35,7 +28,7 @@ def _engine_shaped(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     )
 
 
-ENGINE_JSON = st.recursive(SCALARS, _engine_shaped, max_leaves=20)
+ENGINE_JSON = st.recursive(JSON_LEAVES, _engine_shaped, max_leaves=20)
 
 
 @given(st.dictionaries(st.text(max_size=6), ENGINE_JSON, max_size=5))

@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from app.core.database import Database
+from tests.helpers import JSON_LEAVES
 
 pytestmark = pytest.mark.anyio
 
@@ -106,13 +107,6 @@ NON_FINITE = st.sampled_from(
 EXTREME_NUMBERS = st.sampled_from(
     [0, -1, -(2**31), 2**31, 2**63, 2**64, 10**30, -(10**30), 1e308, -1e308, 5e-324, 1.5, -0.0]
 ) | st.sampled_from([Raw("1" + "0" * 400), Raw("-0"), Raw("1E2"), Raw("0.1e1")])
-JSON_LEAVES = (
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=12)
-)
 ANY_JSON = st.recursive(
     JSON_LEAVES,
     lambda inner: (
