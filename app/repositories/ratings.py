@@ -160,11 +160,7 @@ class RatingRepository:
         rows (a single statement, where an executemany runs an UPDATE per row); on SQLite as
         one executemany.
         """
-        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-        for row in values:
-            columns = tuple(sorted(k for k in row if k not in ("player", "faction")))
-            groups.setdefault(columns, []).append(row)
-        for columns, rows in groups.items():
+        for columns, rows in update_groups(values).items():
             if is_postgres(self.session):
                 self._update_from_json(ladder_id, columns, rows)
             else:
@@ -300,6 +296,15 @@ class RatingRepository:
         )
         rows = self.session.execute(statement)
         return total or 0, [(row[0], row[1]) for row in rows]
+
+
+def update_groups(values: list[dict[str, Any]]) -> dict[tuple[str, ...], list[dict[str, Any]]]:
+    """Rating updates by the columns they set (sorted names, key columns left out)."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for row in values:
+        columns = tuple(sorted(k for k in row if k not in ("player", "faction")))
+        groups.setdefault(columns, []).append(row)
+    return groups
 
 
 @functools.lru_cache(maxsize=UPDATE_STATEMENTS_CACHED)

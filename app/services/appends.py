@@ -18,8 +18,7 @@ from sqlalchemy.orm import Session
 from app.core.errors import DomainError, Invalid, NotFound
 from app.engine.ledger import event_keys, rate_event
 from app.engine.types import PlayerKey, PlayerState
-from app.repositories.events import EventRepository
-from app.repositories.ladders import LadderRepository
+from app.repositories.groups import GroupRepository
 from app.repositories.ratings import RatingKey, RatingRepository
 from app.services.ledger import (
     Chain,
@@ -42,11 +41,6 @@ class Deferred:
 
 DEFERRED = Deferred()
 
-#: A group's changes go out as COPY (PostgreSQL) from this many rows: measured on a 32-game
-#: group, COPY took a quarter less Python time than a multi-row INSERT. (Its events always
-#: do: their seqs are drawn with the change ids, in one statement.)
-COPY_FROM_ROWS = 2
-
 #: What each submitted game became: recorded (new or a repeat), refused, or handed back.
 Appended = Recorded | DomainError | Deferred
 
@@ -59,7 +53,8 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
     concurrent writer inserting the same id meanwhile makes the event insert fail with an
     integrity error, and the caller retries the group.
     """
-    ladder = LadderRepository(session).get_locked(ladder_id, exclusive=False)
+    group = GroupRepository(session)
+    ladder = group.open(ladder_id)
     if ladder is None:
         return [NotFound(f"ladder {ladder_id!r} does not exist") for _ in items]
     runtime = runtime_for(ladder)
@@ -73,27 +68,39 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
             results[index] = exc
 
     # Repeats and id conflicts are rare: the one-by-one path answers them (200 or 409).
-    events = EventRepository(session)
-    candidates = [i for i, r in enumerate(results) if r is None]
-    stored = events.stored_keys(
-        ladder_id, [(items[i].kind, items[i].external_id or "") for i in candidates]
-    )
+    id_keys = {i: (new.kind, new.external_id or "") for i, new in enumerate(items)}
     seen: set[tuple[str, str]] = set()
-    fresh: list[int] = []
-    for index in candidates:
-        id_key = (items[index].kind, items[index].external_id or "")
-        if id_key in stored or id_key in seen:
+    candidates: list[int] = []
+    for index, result in enumerate(results):
+        if result is not None:
+            continue
+        if id_keys[index] in seen:
             results[index] = DEFERRED
         else:
-            seen.add(id_key)
-            fresh.append(index)
+            seen.add(id_keys[index])
+            candidates.append(index)
 
-    keys_of = {i: [db_key(k) for k in event_keys(runtime.info, items[i].event)] for i in fresh}
-    ratings = RatingRepository(session)
+    # Everything is read at once, for every candidate: the rows and ids of the few that turn
+    # out stored or late are locked or drawn for nothing (ids may have gaps).
+    keys_of = {i: [db_key(k) for k in event_keys(runtime.info, items[i].event)] for i in candidates}
     wanted = sorted({key for keys in keys_of.values() for key in keys})
-    rows = ratings.lock_rows(ladder_id, wanted)
+    read = group.read(
+        ladder_id,
+        [id_keys[i] for i in candidates],
+        wanted,
+        events=len(candidates),
+        changes=sum(len(keys) for keys in keys_of.values()),
+    )
+    fresh: list[int] = []
+    for index in candidates:
+        if id_keys[index] in read.stored:
+            results[index] = DEFERRED
+        else:
+            fresh.append(index)
+    rows = read.rows
     missing = [key for key in wanted if key not in rows]
     if missing:
+        ratings = RatingRepository(session)
         ratings.ensure(ladder_id, [fresh_row(runtime, ladder, key) for key in missing])
         rows.update(ratings.lock_rows(ladder_id, missing))
 
@@ -110,28 +117,21 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
             last_at[key] = at
 
     stamp = now()
-    seqs, change_ids = (
-        events.allocate_seqs_and_change_ids(len(appended), sum(len(keys_of[i]) for i in appended))
-        if appended
-        else ([], [])
-    )
-    events.insert_events_with_seqs(
-        [
-            {
-                "ladder_id": ladder_id,
-                "kind": items[i].kind,
-                "external_id": items[i].external_id,
-                "occurred_at": items[i].occurred_at,
-                "body": items[i].body,
-                "body_hash": items[i].body_hash,
-                "rated": items[i].rated,
-                "tournament": items[i].tournament,
-                "created_at": stamp,
-            }
-            for i in appended
-        ],
-        seqs,
-    )
+    seqs = read.seqs[: len(appended)]
+    event_rows = [
+        {
+            "ladder_id": ladder_id,
+            "kind": items[i].kind,
+            "external_id": items[i].external_id,
+            "occurred_at": items[i].occurred_at,
+            "body": items[i].body,
+            "body_hash": items[i].body_hash,
+            "rated": items[i].rated,
+            "tournament": items[i].tournament,
+            "created_at": stamp,
+        }
+        for i in appended
+    ]
     states: dict[PlayerKey, PlayerState] = {
         engine_key(*key): decode_state(row.state)
         for key, row in rows.items()
@@ -142,7 +142,7 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
         key: Counters(row.games, row.wins, row.draws, row.losses, row.last_played_at)
         for key, row in rows.items()
     }
-    ids = iter(change_ids)
+    ids = iter(read.change_ids)
     all_changes: list[dict[str, Any]] = []
     finals: dict[RatingKey, dict[str, Any]] = {}
     for index, seq in zip(appended, seqs, strict=True):
@@ -160,9 +160,11 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
             counters[key].add(update.pop("outcome"), new.occurred_at)
             finals[key] = update
         results[index] = Recorded(seq, changes=change_rows, runtime=runtime)
-    events.insert_changes_bulk(all_changes, copy_from=COPY_FROM_ROWS)
-    ratings.update_many(
+    group.write(
         ladder_id,
+        event_rows,
+        seqs,
+        all_changes,
         [
             {"player": key[0], "faction": key[1], **update, **counters[key].columns()}
             for key, update in sorted(finals.items())

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 import httpx
 import pytest
@@ -13,7 +15,7 @@ from sqlalchemy import text
 
 from app.core.database import Database
 from app.main import create_app
-from app.repositories.events import EventRepository
+from app.repositories.groups import GroupRead, GroupRepository
 from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
 from app.services.appends import DEFERRED
@@ -154,20 +156,21 @@ async def test_an_id_stored_by_another_process_meanwhile_redoes_the_group(
     client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Between the group's id check and its insert another replica stores the same id: the
-    insert fails on the unique id (raised by COPY or the driver's executemany), the group
-    is redone, and the game is answered as the repeat it is."""
+    insert fails on the unique id (raised by the pipelined INSERT or the driver's
+    executemany), the group is redone, and the game is answered as the repeat it is."""
     await make_ladder(client, "club", "elo")
     stored = game("club", "g1", {"A": 1, "B": 2}, minutes=10)
     assert (await client.post("/games", json=stored)).status_code == 201
-    real_stored_keys = EventRepository.stored_keys
+    real_read = GroupRepository.read
     calls = 0
 
-    def blind_once(self: EventRepository, ladder_id: str, keys: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
+    def blind_once(self: GroupRepository, *args: Any, **kwargs: Any) -> GroupRead:
         nonlocal calls
         calls += 1
-        return set() if calls == 1 else real_stored_keys(self, ladder_id, keys)
+        read = real_read(self, *args, **kwargs)
+        return replace(read, stored=set()) if calls == 1 else read
 
-    monkeypatch.setattr(EventRepository, "stored_keys", blind_once)
+    monkeypatch.setattr(GroupRepository, "read", blind_once)
     fresh = game("club", "g2", {"C": 1, "D": 2}, minutes=20)
     results = record_group(database, "club", [_new(stored), _new(fresh)])
     assert calls == 2

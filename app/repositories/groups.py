@@ -1,0 +1,239 @@
+"""SQL of a group commit (:mod:`app.services.appends`), in three phases: open, read, write.
+
+On PostgreSQL each phase is one round trip: its statements go out together in psycopg's
+pipeline mode and the answers come back together. A group used to wait for about a dozen
+round trips (BEGIN, the ladder lock, the ladder, the stored ids, the rating rows, the ids, two
+COPYs of two round trips each, the rating update); under load each of them also waited for a
+CPU and for the GIL, and the writer thread spent most of its time waiting. The statements are
+the repositories' own, compiled once for the driver. The rows go out as JSON documents
+(``json_populate_recordset``), since COPY cannot be pipelined.
+
+On SQLite, where the database is a library call away, the phases run the same repository
+methods one after another.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from psycopg.rows import namedtuple_row
+from sqlalchemy import Table
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.expression import ClauseElement
+
+from app.models import Change, Event, Ladder, PlayerRating
+from app.repositories.base import driver_errors, is_postgres
+from app.repositories.events import (
+    _ALLOCATE_SEQS_AND_CHANGE_IDS,
+    _STORED_IDS,
+    CHANGE_COLUMNS,
+    EVENT_COLUMNS,
+    IDS_PER_ARRAY,
+    EventRepository,
+)
+from app.repositories.ladders import (
+    _LADDER_LOCK,
+    LADDER_LOCK_NAMESPACE,
+    LadderRepository,
+)
+from app.repositories.ratings import (
+    RatingKey,
+    RatingRepository,
+    _json_update_statement,
+    _lock_rows_statement,
+    update_groups,
+)
+
+#: SQLite: a group's changes go through the driver's executemany from this many rows (one
+#: row goes through the ORM's insert).
+SQLITE_EXECUTEMANY_FROM_ROWS = 2
+_DIALECT = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
+_PLAYER_RATINGS = cast(Table, PlayerRating.__table__)
+#: Columns of ``player_ratings`` that hold times (returned in UTC, as ``UTCDateTime`` does).
+_TIME_COLUMNS = frozenset(
+    column.name for column in _PLAYER_RATINGS.c if column.type.python_type is datetime
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRead:
+    """What a group needs before rating: which ids are stored, the locked rating rows
+    (attribute access, the columns of ``player_ratings``) and ids drawn for the new rows."""
+
+    stored: set[tuple[str, str]]
+    rows: dict[RatingKey, Any]
+    seqs: list[int]
+    change_ids: list[int]
+
+
+@functools.cache
+def _driver_sql(statement: ClauseElement) -> str:
+    """A statement as the text psycopg takes (``%(name)s`` parameters), compiled once."""
+    return str(statement.compile(dialect=_DIALECT))
+
+
+def _insert_from_json(table: Table, columns: Sequence[str]) -> str:
+    names = ", ".join(columns)
+    return (
+        f"INSERT INTO {table.name} ({names}) SELECT {names} "
+        f"FROM json_populate_recordset(NULL::{table.name}, %(rows)s::json)"
+    )
+
+
+_INSERT_EVENTS = _insert_from_json(cast(Table, Event.__table__), EVENT_COLUMNS)
+_INSERT_CHANGES = _insert_from_json(cast(Table, Change.__table__), CHANGE_COLUMNS)
+_LADDER_HEAD = "SELECT system, params, state FROM ladders WHERE id = %(ladder_id)s"
+
+
+def _json_value(value: Any) -> Any:
+    """What the rows' JSON holds beyond JSON's own types: times (ISO 8601 with the offset,
+    which PostgreSQL reads back exactly) and the engine's read-only mappings."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _rows_encoder() -> Callable[[Any], str]:
+    """``json.dumps(value, default=_json_value)`` with the encoder built once."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return lambda value: json.dumps(value, default=_json_value, allow_nan=False)
+    encode = make(
+        None, _json_value, json.encoder.encode_basestring_ascii, None, ": ", ", ", False,
+        False, False,
+    )  # fmt: skip
+
+    def dumps(value: Any) -> str:
+        return "".join(encode(value, 0))
+
+    return dumps
+
+
+_dumps_rows = _rows_encoder()
+
+
+def _in_utc(row: Any) -> Any:
+    """A rating row with its times in UTC (the driver gives the session's time zone)."""
+    changed = {
+        name: value.astimezone(UTC)
+        for name in _TIME_COLUMNS
+        if (value := getattr(row, name)) is not None and value.tzinfo is not UTC
+    }
+    return row._replace(**changed) if changed else row
+
+
+class GroupRepository:
+    """The statements of one group commit, in the caller's transaction."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.postgres = is_postgres(session)
+
+    def open(self, ladder_id: str) -> Ladder | None:
+        """Lock the ladder for sharing (as :meth:`LadderRepository.get_locked`) and read it.
+        On PostgreSQL the ladder comes back detached, with its system, params and state."""
+        if not self.postgres:
+            return LadderRepository(self.session).get_locked(ladder_id, exclusive=False)
+        connection = self.session.connection()
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        with driver_errors(connection, _LADDER_HEAD), driver.pipeline():
+            driver.execute(
+                _driver_sql(_LADDER_LOCK[False]),
+                {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id},
+            )
+            head = driver.execute(_LADDER_HEAD, {"ladder_id": ladder_id})
+        found = head.fetchone()
+        if found is None:
+            return None
+        system, params, state = found
+        return Ladder(id=ladder_id, system=system, params=params, state=state)
+
+    def read(
+        self,
+        ladder_id: str,
+        ids: Sequence[tuple[str, str]],
+        keys: Sequence[RatingKey],
+        *,
+        events: int,
+        changes: int,
+    ) -> GroupRead:
+        """Which of ``ids`` (kind, external id) are stored; the rating rows of ``keys``,
+        locked in sorted order; ``events`` seqs and ``changes`` change ids."""
+        if not self.postgres:
+            history = EventRepository(self.session)
+            stored = history.stored_keys(ladder_id, ids)
+            rows = RatingRepository(self.session).lock_rows(ladder_id, keys)
+            seqs, change_ids = history.allocate_seqs_and_change_ids(events, changes)
+            return GroupRead(stored, rows, seqs, change_ids)
+        by_kind: dict[str, set[str]] = {}
+        for kind, external_id in ids:
+            by_kind.setdefault(kind, set()).add(external_id)
+        connection = self.session.connection()
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        stored_sql = _driver_sql(_STORED_IDS)
+        lock_sql = _driver_sql(_lock_rows_statement(_PLAYER_RATINGS))
+        with driver_errors(connection, lock_sql), driver.pipeline():
+            lookups = []
+            for kind, unique in by_kind.items():
+                ordered = sorted(unique)
+                for begin in range(0, len(ordered), IDS_PER_ARRAY):
+                    part = ordered[begin : begin + IDS_PER_ARRAY]
+                    cursor = driver.execute(
+                        stored_sql, {"ladder_id": ladder_id, "kind": kind, "ids": part}
+                    )
+                    lookups.append((kind, cursor))
+            locked = driver.cursor(row_factory=namedtuple_row)
+            locked.execute(
+                lock_sql, {"ladder_id": ladder_id, "keys": json.dumps(sorted(set(keys)))}
+            )
+            drawn = driver.execute(
+                _driver_sql(_ALLOCATE_SEQS_AND_CHANGE_IDS),
+                {"events": events, "changes": changes},
+            )
+        stored = {(kind, row[0]) for kind, cursor in lookups for row in cursor.fetchall()}
+        rows = {(row.player, row.faction): _in_utc(row) for row in locked.fetchall()}
+        seq_ids, change_ids = drawn.fetchone() or ([], [])
+        return GroupRead(stored, rows, list(seq_ids), list(change_ids))
+
+    def write(
+        self,
+        ladder_id: str,
+        events: list[dict[str, Any]],
+        seqs: Sequence[int],
+        changes: list[dict[str, Any]],
+        ratings: list[dict[str, Any]],
+    ) -> None:
+        """Insert ``events`` with their ``seqs`` and ``changes`` (rows carrying their ids),
+        and write the ratings' new current state (as :meth:`RatingRepository.update_many`)."""
+        if not self.postgres:
+            history = EventRepository(self.session)
+            history.insert_events_with_seqs(events, seqs)
+            history.insert_changes_bulk(changes, copy_from=SQLITE_EXECUTEMANY_FROM_ROWS)
+            RatingRepository(self.session).update_many(ladder_id, ratings)
+            return
+        events = [{**row, "seq": seq} for row, seq in zip(events, seqs, strict=True)]
+        connection = self.session.connection()
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        with driver_errors(connection, _INSERT_CHANGES), driver.pipeline():
+            if events:
+                driver.execute(_INSERT_EVENTS, {"rows": _dumps_rows(events)})
+            if changes:
+                driver.execute(_INSERT_CHANGES, {"rows": _dumps_rows(changes)})
+            for columns, rows in update_groups(ratings).items():
+                names = ("player", "faction", *columns)
+                document = _dumps_rows([{name: row[name] for name in names} for row in rows])
+                driver.execute(
+                    _driver_sql(_json_update_statement(_DIALECT, columns)),
+                    {"ladder_id": ladder_id, "rows": document},
+                )
