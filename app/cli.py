@@ -10,11 +10,13 @@ import sys
 import tempfile
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.core.settings import Settings, get_settings
 
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+#: The ASGI application factory uvicorn serves.
+APP = "app.main:create_app"
 
 if TYPE_CHECKING:
     from app.core.database import Database
@@ -65,6 +67,8 @@ def ensure_admin_token(settings: Settings) -> str:
 def serve() -> None:
     import uvicorn
 
+    from app.workers import Supervisor, reuse_port_supported
+
     settings = get_settings()
     migrate(settings.database_url)
     os.environ["RATINGS_ADMIN_TOKEN"] = ensure_admin_token(settings)
@@ -72,16 +76,20 @@ def serve() -> None:
     if settings.workers > 1 and not os.environ.get(MULTIPROCESS_ENV):
         # Worker processes write their metrics here; /metrics adds them up.
         os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="ratings-metrics-")
-    uvicorn.run(
-        "app.main:create_app",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=settings.workers,
-        log_config=None,
-        access_log=False,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
-    )
+    options: dict[str, Any] = {
+        "factory": True,
+        "host": settings.host,
+        "port": settings.port,
+        "workers": settings.workers,
+        "log_config": None,
+        "access_log": False,
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+    }
+    config = uvicorn.Config(APP, **options)
+    if reuse_port_supported(config):
+        # A listening socket per worker, so connections spread over them (app/workers.py).
+        sys.exit(Supervisor(config).run())
+    uvicorn.run(APP, **options)
 
 
 def write_openapi(output: Path) -> None:
