@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -30,23 +30,25 @@ from sqlalchemy.sql.expression import ClauseElement
 from app.models import Change, Event, Ladder, PlayerRating
 from app.repositories.base import driver_errors, is_postgres
 from app.repositories.events import (
-    _ALLOCATE_SEQS_AND_CHANGE_IDS,
-    _STORED_IDS,
+    ALLOCATE_SEQS_AND_CHANGE_IDS,
     CHANGE_COLUMNS,
     EVENT_COLUMNS,
     IDS_PER_ARRAY,
+    STORED_IDS,
     EventRepository,
+    as_dict,
+    json_encoder,
 )
 from app.repositories.ladders import (
-    _LADDER_LOCK,
+    LADDER_LOCK,
     LADDER_LOCK_NAMESPACE,
     LadderRepository,
 )
 from app.repositories.ratings import (
     RatingKey,
     RatingRepository,
-    _json_update_statement,
-    _lock_rows_statement,
+    json_update_statement,
+    lock_rows_statement,
     update_groups,
 )
 
@@ -96,28 +98,11 @@ def _json_value(value: Any) -> Any:
     which PostgreSQL reads back exactly) and the engine's read-only mappings."""
     if isinstance(value, datetime):
         return value.isoformat()
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise TypeError(f"{type(value).__name__} is not JSON")
+    return as_dict(value)
 
 
-def _rows_encoder() -> Callable[[Any], str]:
-    """``json.dumps(value, default=_json_value)`` with the encoder built once."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return lambda value: json.dumps(value, default=_json_value, allow_nan=False)
-    encode = make(
-        None, _json_value, json.encoder.encode_basestring_ascii, None, ": ", ", ", False,
-        False, False,
-    )  # fmt: skip
-
-    def dumps(value: Any) -> str:
-        return "".join(encode(value, 0))
-
-    return dumps
-
-
-_dumps_rows = _rows_encoder()
+#: The rows' JSON documents; NaN is refused (it is not JSON, and no rating is NaN).
+_dumps_rows = json_encoder(_json_value, allow_nan=False)
 
 
 def _in_utc(row: Any) -> Any:
@@ -147,7 +132,7 @@ class GroupRepository:
         assert driver is not None
         with driver_errors(connection, _LADDER_HEAD), driver.pipeline():
             driver.execute(
-                _driver_sql(_LADDER_LOCK[False]),
+                _driver_sql(LADDER_LOCK[False]),
                 {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id},
             )
             head = driver.execute(_LADDER_HEAD, {"ladder_id": ladder_id})
@@ -180,8 +165,8 @@ class GroupRepository:
         connection = self.session.connection()
         driver = connection.connection.driver_connection
         assert driver is not None
-        stored_sql = _driver_sql(_STORED_IDS)
-        lock_sql = _driver_sql(_lock_rows_statement(_PLAYER_RATINGS))
+        stored_sql = _driver_sql(STORED_IDS)
+        lock_sql = _driver_sql(lock_rows_statement(_PLAYER_RATINGS))
         with driver_errors(connection, lock_sql), driver.pipeline():
             lookups = []
             for kind, unique in by_kind.items():
@@ -197,7 +182,7 @@ class GroupRepository:
                 lock_sql, {"ladder_id": ladder_id, "keys": json.dumps(sorted(set(keys)))}
             )
             drawn = driver.execute(
-                _driver_sql(_ALLOCATE_SEQS_AND_CHANGE_IDS),
+                _driver_sql(ALLOCATE_SEQS_AND_CHANGE_IDS),
                 {"events": events, "changes": changes},
             )
         stored = {(kind, row[0]) for kind, cursor in lookups for row in cursor.fetchall()}
@@ -234,6 +219,6 @@ class GroupRepository:
                 names = ("player", "faction", *columns)
                 document = _dumps_rows([{name: row[name] for name in names} for row in rows])
                 driver.execute(
-                    _driver_sql(_json_update_statement(_DIALECT, columns)),
+                    _driver_sql(json_update_statement(_DIALECT, columns)),
                     {"ladder_id": ladder_id, "rows": document},
                 )

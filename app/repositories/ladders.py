@@ -17,7 +17,7 @@ LADDER_LOCK_NAMESPACE = 7_020_001
 # Built once: a statement object memoises its cache key, so running it again skips
 # SQLAlchemy's construction and cache-key walk (every group commit reads its ladder).
 _LADDER_BY_ID = select(Ladder).where(Ladder.id == bindparam("ladder_id"))
-_LADDER_LOCK = {
+LADDER_LOCK = {
     exclusive: text(f"SELECT {function}(:namespace, hashtext(:ladder))")
     for exclusive, function in (
         (True, "pg_advisory_xact_lock"),
@@ -43,7 +43,7 @@ class LadderRepository:
         """
         if is_postgres(self.session):
             self.session.execute(
-                _LADDER_LOCK[exclusive], {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id}
+                LADDER_LOCK[exclusive], {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id}
             )
         return self.session.scalars(_LADDER_BY_ID, {"ladder_id": ladder_id}).one_or_none()
 

@@ -74,7 +74,7 @@ class RatingRepository:
             # rendering and parsing its ~250 parameters cost milliseconds of Python.
             document = json.dumps(sorted(set(keys)))
             rows = self.session.execute(
-                _lock_rows_statement(table), {"ladder_id": ladder_id, "keys": document}
+                lock_rows_statement(table), {"ladder_id": ladder_id, "keys": document}
             ).all()
             return {(r.player, r.faction): r for r in rows}
         statement = (
@@ -198,7 +198,7 @@ class RatingRepository:
         """One UPDATE joined to the rows sent as a single JSON document
         (``json_to_recordset``): one C-encoded parameter instead of an array per column,
         which psycopg would quote element by element in Python."""
-        statement = _json_update_statement(self.session.get_bind().dialect, columns)
+        statement = json_update_statement(self.session.get_bind().dialect, columns)
         names = ("player", "faction", *columns)
         document = json.dumps(
             [{name: row[name] for name in names} for row in rows],
@@ -308,7 +308,7 @@ def update_groups(values: list[dict[str, Any]]) -> dict[tuple[str, ...], list[di
 
 
 @functools.lru_cache(maxsize=UPDATE_STATEMENTS_CACHED)
-def _json_update_statement(dialect: Dialect, columns: tuple[str, ...]) -> TextClause:
+def json_update_statement(dialect: Dialect, columns: tuple[str, ...]) -> TextClause:
     """The UPDATE of ``_update_from_json`` for these columns, built once: compiling the
     columns' types and the text each time cost every group commit a little."""
     table = cast(Table, PlayerRating.__table__)
@@ -324,7 +324,7 @@ def _json_update_statement(dialect: Dialect, columns: tuple[str, ...]) -> TextCl
 
 
 @functools.cache
-def _lock_rows_statement(table: Table) -> TextualSelect:
+def lock_rows_statement(table: Table) -> TextualSelect:
     """PostgreSQL: lock a ladder's rating rows given as a JSON array of [player, faction],
     in sorted order (the rows are locked as the sorted result is read)."""
     names = ", ".join(table.c.keys())
