@@ -11,14 +11,20 @@ building of the full response.
 Only ``GameIn`` comes from the app, so that the ceiling keeps working while the app's internals
 (auth, error handling) change.
 
-    RATINGS_ADMIN_TOKEN=... .venv/bin/python -m uvicorn --app-dir bench ceiling_app:app \\
-        --workers 2 --port 8001 --no-access-log
+    RATINGS_ADMIN_TOKEN=... .venv/bin/python bench/ceiling_app.py --workers 2 --port 8001
+
+With several workers on Linux it is served as ``ratings serve`` serves (``app/workers.py``: a
+listening socket per worker, ``SO_REUSEPORT``), so that both get their connections spread the
+same way.
 """
 
 from __future__ import annotations
 
+import argparse
 import hmac
 import os
+import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Response
@@ -57,3 +63,32 @@ def post_game(body: GameIn, response: Response) -> dict[str, Any]:
         "recomputed_events": 0,
         "players": [p.player for p in body.players],
     }
+
+
+def main() -> None:
+    import uvicorn
+
+    from app.workers import Supervisor, reuse_port_supported
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    # The workers import this module by name (spawned processes inherit sys.path).
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "workers": args.workers,
+        "access_log": False,
+        "log_level": "warning",
+    }
+    config = uvicorn.Config("ceiling_app:app", **options)
+    if reuse_port_supported(config):
+        sys.exit(Supervisor(config).run())
+    uvicorn.run("ceiling_app:app", **options)
+
+
+if __name__ == "__main__":
+    main()

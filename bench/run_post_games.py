@@ -484,20 +484,13 @@ def server_for(target: str, args: argparse.Namespace, token: str, workdir: Path)
     if target == "ceiling":
         command = [
             str(VENV_BIN / "python"),
-            "-m",
-            "uvicorn",
-            "--app-dir",
-            str(BENCH),
-            "ceiling_app:app",
+            str(BENCH / "ceiling_app.py"),
             "--host",
             "127.0.0.1",
             "--port",
             str(port),
             "--workers",
             str(args.workers),
-            "--no-access-log",
-            "--log-level",
-            "warning",
         ]
         return Server(target, command, env, port, log, args.workers)
     if target == "sqlite":
