@@ -8,8 +8,9 @@ CPU and for the GIL, and the writer thread spent most of its time waiting. The s
 the repositories' own, compiled once for the driver. The rows go out as JSON documents
 (``json_populate_recordset``), since COPY cannot be pipelined.
 
-On SQLite, where the database is a library call away, the phases run the same repository
-methods one after another.
+On SQLite, where the database is a library call away (and on PostgreSQL through a libpq older
+than 14, which has no pipeline mode), the phases run the same repository methods one after
+another.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
+from psycopg import Pipeline
 from psycopg.rows import namedtuple_row
 from sqlalchemy import Table
 from sqlalchemy.dialects import postgresql
@@ -52,9 +54,9 @@ from app.repositories.ratings import (
     update_groups,
 )
 
-#: SQLite: a group's changes go through the driver's executemany from this many rows (one
-#: row goes through the ORM's insert).
-SQLITE_EXECUTEMANY_FROM_ROWS = 2
+#: Unpipelined: a group's changes go out below the ORM (COPY on PostgreSQL, the driver's
+#: executemany on SQLite) from this many rows; a single row goes through the ORM's insert.
+BULK_FROM_ROWS = 2
 _DIALECT = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
 _PLAYER_RATINGS = cast(Table, PlayerRating.__table__)
 #: Columns of ``player_ratings`` that hold times (returned in UTC, as ``UTCDateTime`` does).
@@ -120,12 +122,12 @@ class GroupRepository:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.postgres = is_postgres(session)
+        self.pipelined = is_postgres(session) and Pipeline.is_supported()
 
     def open(self, ladder_id: str) -> Ladder | None:
         """Lock the ladder for sharing (as :meth:`LadderRepository.get_locked`) and read it.
-        On PostgreSQL the ladder comes back detached, with its system, params and state."""
-        if not self.postgres:
+        Pipelined, the ladder comes back detached, with its system, params and state."""
+        if not self.pipelined:
             return LadderRepository(self.session).get_locked(ladder_id, exclusive=False)
         connection = self.session.connection()
         driver = connection.connection.driver_connection
@@ -153,7 +155,7 @@ class GroupRepository:
     ) -> GroupRead:
         """Which of ``ids`` (kind, external id) are stored; the rating rows of ``keys``,
         locked in sorted order; ``events`` seqs and ``changes`` change ids."""
-        if not self.postgres:
+        if not self.pipelined:
             history = EventRepository(self.session)
             stored = history.stored_keys(ladder_id, ids)
             rows = RatingRepository(self.session).lock_rows(ladder_id, keys)
@@ -200,10 +202,10 @@ class GroupRepository:
     ) -> None:
         """Insert ``events`` with their ``seqs`` and ``changes`` (rows carrying their ids),
         and write the ratings' new current state (as :meth:`RatingRepository.update_many`)."""
-        if not self.postgres:
+        if not self.pipelined:
             history = EventRepository(self.session)
             history.insert_events_with_seqs(events, seqs)
-            history.insert_changes_bulk(changes, copy_from=SQLITE_EXECUTEMANY_FROM_ROWS)
+            history.insert_changes_bulk(changes, copy_from=BULK_FROM_ROWS)
             RatingRepository(self.session).update_many(ladder_id, ratings)
             return
         events = [{**row, "seq": seq} for row, seq in zip(events, seqs, strict=True)]

@@ -15,6 +15,7 @@ from sqlalchemy import text
 
 from app.core.database import Database
 from app.main import create_app
+from app.repositories import groups
 from app.repositories.groups import GroupRead, GroupRepository
 from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
@@ -25,7 +26,7 @@ from app.services.ledger import Recorded
 from tests.conftest import AUTH, make_settings
 from tests.helpers import game, make_ladder
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("pipeline_mode")]
 
 K = 32.0
 INITIAL = 1500.0
@@ -34,6 +35,23 @@ SCALE = 400.0
 
 def expected_score(rating: float, opponent: float) -> float:
     return 1 / (1 + 10 ** ((opponent - rating) / SCALE))
+
+
+class _NoPipeline:
+    """psycopg over a libpq older than 14, which has no pipeline mode."""
+
+    @staticmethod
+    def is_supported() -> bool:
+        return False
+
+
+@pytest.fixture(params=["pipeline where supported", "no pipeline mode"])
+def pipeline_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice on PostgreSQL: each phase pipelined, and one statement at a time
+    (SQLite always runs the latter)."""
+    if request.param == "no pipeline mode":
+        monkeypatch.setattr(groups, "Pipeline", _NoPipeline)
+    return str(request.param)
 
 
 def _new(body: dict[str, object]):  # type: ignore[no-untyped-def]
