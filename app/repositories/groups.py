@@ -1,7 +1,8 @@
 """SQL of a group commit (:mod:`app.services.appends`), in three phases: open, read, write.
 
-On PostgreSQL each phase is one round trip: its statements go out together in psycopg's
-pipeline mode and the answers come back together. A group used to wait for about a dozen
+On PostgreSQL each phase is one round trip (the first, two: psycopg waits for the answer
+to BEGIN): its statements go out together in psycopg's pipeline mode and the answers come back
+together. A group used to wait for about a dozen
 round trips (BEGIN, the ladder lock, the ladder, the stored ids, the rating rows, the ids, two
 COPYs of two round trips each, the rating update); under load each of them also waited for a
 CPU and for the GIL, and the writer thread spent most of its time waiting. The statements are
@@ -18,7 +19,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -30,6 +31,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import ClauseElement
 
 from app.models import Change, Event, Ladder, PlayerRating
+from app.models.base import UTCDateTime
 from app.repositories.base import driver_errors, is_postgres
 from app.repositories.events import (
     ALLOCATE_SEQS_AND_CHANGE_IDS,
@@ -61,7 +63,7 @@ _DIALECT = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
 _PLAYER_RATINGS = cast(Table, PlayerRating.__table__)
 #: Columns of ``player_ratings`` that hold times (returned in UTC, as ``UTCDateTime`` does).
 _TIME_COLUMNS = frozenset(
-    column.name for column in _PLAYER_RATINGS.c if column.type.python_type is datetime
+    column.name for column in _PLAYER_RATINGS.c if isinstance(column.type, UTCDateTime)
 )
 
 
@@ -191,6 +193,13 @@ class GroupRepository:
         rows = {(row.player, row.faction): _in_utc(row) for row in locked.fetchall()}
         seq_ids, change_ids = drawn.fetchone() or ([], [])
         return GroupRead(stored, rows, list(seq_ids), list(change_ids))
+
+    def redraw(self, read: GroupRead) -> GroupRead:
+        """``read`` with as many seqs and change ids, drawn now (after later locks)."""
+        seqs, change_ids = EventRepository(self.session).allocate_seqs_and_change_ids(
+            len(read.seqs), len(read.change_ids)
+        )
+        return replace(read, seqs=seqs, change_ids=change_ids)
 
     def write(
         self,

@@ -103,6 +103,9 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
         ratings = RatingRepository(session)
         ratings.ensure(ladder_id, [fresh_row(runtime, ladder, key) for key in missing])
         rows.update(ratings.lock_rows(ladder_id, missing))
+        # Ids drawn before these rows were locked could be smaller than those of a game
+        # another writer applied to a new player meanwhile: seqs must follow the locks.
+        read = group.redraw(read)
 
     # Which games extend history: none earlier than a player's last game, here or stored.
     last_at = {key: row.last_event_at for key, row in rows.items()}

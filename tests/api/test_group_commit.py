@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -197,3 +198,40 @@ async def test_an_id_stored_by_another_process_meanwhile_redoes_the_group(
     with database.engine.connect() as connection:
         count = connection.execute(text("SELECT COUNT(*) FROM events")).scalar_one()
     assert count == 2
+
+
+async def test_a_new_players_game_applied_meanwhile_gets_the_smaller_seq(
+    client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group reads (and draws its ids) before it creates the rating rows of players it has
+    never seen. If another writer applies a game of such a player in between, at the same
+    time, the group's game comes after it in history: its seq must be the larger one, or
+    the stored ratings would not be what a replay in (time, seq) order gives."""
+    if database.is_sqlite:
+        pytest.skip("SQLite serialises writers: nothing can come in between")
+    await make_ladder(client, "club", "elo")
+    assert (await client.post("/games", json=game("club", "g0", {"A": 1, "B": 2}))).status_code
+    real_read = GroupRepository.read
+    other: dict[str, object] = {}
+
+    def read_then_another_writer(self: GroupRepository, *args: Any, **kwargs: Any) -> GroupRead:
+        read = real_read(self, *args, **kwargs)
+        if not other:  # the other writer: its own transaction, committed before we go on
+            other["started"] = True
+            meanwhile = game("club", "g1", {"N": 1, "B": 2}, minutes=10)
+            with ThreadPoolExecutor(1) as pool:
+                other["result"] = pool.submit(
+                    record_group, database, "club", [_new(meanwhile)]
+                ).result()
+        return read
+
+    monkeypatch.setattr(GroupRepository, "read", read_then_another_writer)
+    ours = game("club", "g2", {"N": 1, "A": 2}, minutes=10)  # N is new to this group
+    [result] = record_group(database, "club", [_new(ours)])
+    [theirs] = other["result"]  # type: ignore[misc]
+    assert isinstance(result, Recorded)
+    assert isinstance(theirs, Recorded)
+    assert result.seq > theirs.seq
+    before = _ratings(database, "club")
+    recompute_ladder(database, "club", None)
+    assert _ratings(database, "club") == before
