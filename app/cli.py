@@ -67,6 +67,7 @@ def ensure_admin_token(settings: Settings) -> str:
 def serve() -> None:
     import uvicorn
 
+    from app.core.logging import configure_logging
     from app.workers import Supervisor, reuse_port_supported
 
     settings = get_settings()
@@ -88,6 +89,7 @@ def serve() -> None:
     config = uvicorn.Config(APP, **options)
     if reuse_port_supported(config):
         # A listening socket per worker, so connections spread over them (app/workers.py).
+        configure_logging(settings.log_level)  # the supervisor's own lines, as the app's
         sys.exit(Supervisor(config).run())
     uvicorn.run(APP, **options)
 

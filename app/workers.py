@@ -16,27 +16,28 @@ uvicorn's supervisor.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import logging
 import multiprocessing
+import os
 import signal
 import socket
 import sys
-import threading
 import time
 from multiprocessing.process import BaseProcess
 from types import FrameType
 
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 
 log = logging.getLogger(__name__)
 
-#: A worker that exits sooner than this after its start failed to start: the supervisor stops
-#: (restarting it would loop), as uvicorn's does on a startup failure.
-MIN_UPTIME_SECONDS = 10.0
-#: How often the supervisor looks for workers that died.
+#: How often the supervisor looks for workers that died and for a requested restart.
 POLL_SECONDS = 0.5
 #: Seconds a worker gets, beyond uvicorn's graceful shutdown, before it is killed.
 KILL_AFTER_SECONDS = 5.0
+#: prctl(2): the signal a process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
 
 
 def reuse_port_supported(config: uvicorn.Config) -> bool:
@@ -66,62 +67,99 @@ def listening_socket(host: str, port: int, backlog: int) -> socket.socket:
     return sock
 
 
-def _worker(config: uvicorn.Config) -> None:
+def _die_with(parent: int) -> None:
+    """Be sent SIGTERM when the supervisor dies, however it dies: an orphaned worker would
+    stay in the port's group and serve beside a restarted service's workers."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # it died before the call
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _worker(config: uvicorn.Config, parent: int) -> None:
+    _die_with(parent)
     config.configure_logging()  # as uvicorn's workers do: logging is per process
-    sock = listening_socket(config.host, config.port, config.backlog)
+    try:
+        sock = listening_socket(config.host, config.port, config.backlog)
+    except OSError as exc:
+        log.error("cannot listen on %s:%s: %s", config.host, config.port, exc)
+        sys.exit(STARTUP_FAILURE)
+    server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: the supervisor stops us anyway
-        uvicorn.Server(config).run(sockets=[sock])
+        server.run(sockets=[sock])
+    if not server.started:  # the application's startup failed (uvicorn exits so too)
+        sys.exit(STARTUP_FAILURE)
 
 
 class Supervisor:
-    """Starts ``config.workers`` workers, restarts one that dies, stops them all on SIGTERM
-    or SIGINT (each finishes its requests: uvicorn's graceful shutdown)."""
+    """Starts ``config.workers`` workers and keeps them running, as uvicorn's does:
+
+    - a worker that dies is replaced; one that failed to start (exit status 3, uvicorn's
+      ``STARTUP_FAILURE``: a port taken, a failing startup) stops them all, status 1;
+    - SIGTERM or SIGINT: each worker finishes its requests (uvicorn's graceful shutdown) and
+      one still running ``timeout_graceful_shutdown`` + 5 s later is killed;
+    - SIGHUP: the workers are replaced one at a time (a new one starts before the old one
+      stops), e.g. to pick up new code.
+    """
 
     def __init__(self, config: uvicorn.Config) -> None:
         self.config = config
         self.context = multiprocessing.get_context("spawn")
-        self.workers: list[tuple[BaseProcess, float]] = []
-        self.stopping = threading.Event()
+        self.workers: list[BaseProcess] = []
+        # Set by the signal handlers and read by the loop: no locks in a handler.
+        self.stop_requested = False
+        self.restart_requested = False
         self.failed = False
 
     def run(self) -> int:
         """Serve until stopped; the exit status (0, or 1 when a worker failed to start)."""
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, self._stop)
+        signal.signal(signal.SIGTERM, self._stop)
+        signal.signal(signal.SIGINT, self._stop)
+        signal.signal(signal.SIGHUP, self._restart)
         self.workers = [self._start() for _ in range(self.config.workers)]
-        while not self.stopping.wait(POLL_SECONDS):
-            for index, (process, started) in enumerate(self.workers):
-                if process.is_alive():
-                    continue
-                if time.monotonic() - started < MIN_UPTIME_SECONDS:
-                    log.error(
-                        "worker %s exited at start (%s); stopping", process.pid, process.exitcode
-                    )
-                    self.failed = True
-                    self.stopping.set()
-                    break
-                log.warning(
-                    "worker %s exited (%s); starting another", process.pid, process.exitcode
-                )
-                self.workers[index] = self._start()
-        self._shutdown()
+        while not self.stop_requested:
+            time.sleep(POLL_SECONDS)
+            if self.restart_requested:
+                self.restart_requested = False
+                self._replace_all()
+            self._replace_dead()
+        self._shutdown(self.workers)
         return 1 if self.failed else 0
 
-    def _start(self) -> tuple[BaseProcess, float]:
-        process = self.context.Process(target=_worker, args=(self.config,), daemon=False)
+    def _start(self) -> BaseProcess:
+        process = self.context.Process(target=_worker, args=(self.config, os.getpid()))
         process.start()
-        return process, time.monotonic()
+        return process
+
+    def _replace_dead(self) -> None:
+        for index, process in enumerate(self.workers):
+            if process.is_alive() or self.stop_requested:
+                continue
+            if process.exitcode == STARTUP_FAILURE:
+                log.error("worker %s failed to start; stopping", process.pid)
+                self.failed = self.stop_requested = True
+                return
+            log.warning("worker %s exited (%s); starting another", process.pid, process.exitcode)
+            self.workers[index] = self._start()
+
+    def _replace_all(self) -> None:
+        for index, old in enumerate(self.workers):
+            self.workers[index] = self._start()
+            self._shutdown([old])
 
     def _stop(self, signum: int, frame: FrameType | None) -> None:
-        self.stopping.set()
+        self.stop_requested = True
 
-    def _shutdown(self) -> None:
-        for process, _ in self.workers:
+    def _restart(self, signum: int, frame: FrameType | None) -> None:
+        self.restart_requested = True
+
+    def _shutdown(self, workers: list[BaseProcess]) -> None:
+        for process in workers:
             if process.is_alive():
                 process.terminate()  # SIGTERM: uvicorn shuts down gracefully
         grace = (self.config.timeout_graceful_shutdown or 0) + KILL_AFTER_SECONDS
         deadline = time.monotonic() + grace
-        for process, _ in self.workers:
+        for process in workers:
             process.join(max(0.0, deadline - time.monotonic()))
             if process.is_alive():
                 log.warning("worker %s still running after %s s; killing it", process.pid, grace)
