@@ -618,19 +618,28 @@ class EventRepository:
         without loading the events."""
         if not is_postgres(self.session):
             return set(self.find_many(ladder_id, keys))
-        by_kind: dict[str, set[str]] = {}
-        for kind, external_id in keys:
-            by_kind.setdefault(kind, set()).add(external_id)
         found: set[tuple[str, str]] = set()
-        for kind, ids in by_kind.items():
-            unique = sorted(ids)
-            for begin in range(0, len(unique), IDS_PER_ARRAY):
-                part = unique[begin : begin + IDS_PER_ARRAY]
-                rows = self.session.execute(
-                    STORED_IDS, {"ladder_id": ladder_id, "kind": kind, "ids": part}
-                )
-                found.update((kind, row[0]) for row in rows)
+        for kind, parameters in stored_ids_lookups(ladder_id, keys):
+            rows = self.session.execute(STORED_IDS, parameters)
+            found.update((kind, row[0]) for row in rows)
         return found
+
+
+def stored_ids_lookups(
+    ladder_id: str, keys: Sequence[tuple[str, str]]
+) -> list[tuple[str, dict[str, Any]]]:
+    """The ``STORED_IDS`` queries that check ``keys`` (kind, external id): one per kind and
+    slice of ``IDS_PER_ARRAY`` ids, as (kind, parameters)."""
+    by_kind: dict[str, set[str]] = {}
+    for kind, external_id in keys:
+        by_kind.setdefault(kind, set()).add(external_id)
+    lookups: list[tuple[str, dict[str, Any]]] = []
+    for kind, ids in by_kind.items():
+        unique = sorted(ids)
+        for begin in range(0, len(unique), IDS_PER_ARRAY):
+            part = unique[begin : begin + IDS_PER_ARRAY]
+            lookups.append((kind, {"ladder_id": ladder_id, "kind": kind, "ids": part}))
+    return lookups
 
 
 def _count_if(condition: Any) -> Any:

@@ -17,10 +17,9 @@ another.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any, cast
 
 from psycopg import Pipeline
@@ -37,11 +36,9 @@ from app.repositories.events import (
     ALLOCATE_SEQS_AND_CHANGE_IDS,
     CHANGE_COLUMNS,
     EVENT_COLUMNS,
-    IDS_PER_ARRAY,
     STORED_IDS,
     EventRepository,
-    as_dict,
-    json_encoder,
+    stored_ids_lookups,
 )
 from app.repositories.ladders import (
     LADDER_LOCK,
@@ -51,8 +48,11 @@ from app.repositories.ladders import (
 from app.repositories.ratings import (
     RatingKey,
     RatingRepository,
+    dumps_bulk,
     json_update_statement,
     lock_rows_statement,
+    rating_keys_document,
+    update_document,
     update_groups,
 )
 
@@ -95,18 +95,6 @@ def _insert_from_json(table: Table, columns: Sequence[str]) -> str:
 _INSERT_EVENTS = _insert_from_json(cast(Table, Event.__table__), EVENT_COLUMNS)
 _INSERT_CHANGES = _insert_from_json(cast(Table, Change.__table__), CHANGE_COLUMNS)
 _LADDER_HEAD = "SELECT system, params, state FROM ladders WHERE id = %(ladder_id)s"
-
-
-def _json_value(value: Any) -> Any:
-    """What the rows' JSON holds beyond JSON's own types: times (ISO 8601 with the offset,
-    which PostgreSQL reads back exactly) and the engine's read-only mappings."""
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return as_dict(value)
-
-
-#: The rows' JSON documents; NaN is refused (it is not JSON, and no rating is NaN).
-_dumps_rows = json_encoder(_json_value, allow_nan=False)
 
 
 def _in_utc(row: Any) -> Any:
@@ -163,28 +151,18 @@ class GroupRepository:
             rows = RatingRepository(self.session).lock_rows(ladder_id, keys)
             seqs, change_ids = history.allocate_seqs_and_change_ids(events, changes)
             return GroupRead(stored, rows, seqs, change_ids)
-        by_kind: dict[str, set[str]] = {}
-        for kind, external_id in ids:
-            by_kind.setdefault(kind, set()).add(external_id)
         connection = self.session.connection()
         driver = connection.connection.driver_connection
         assert driver is not None
         stored_sql = _driver_sql(STORED_IDS)
         lock_sql = _driver_sql(lock_rows_statement(_PLAYER_RATINGS))
         with driver_errors(connection, lock_sql), driver.pipeline():
-            lookups = []
-            for kind, unique in by_kind.items():
-                ordered = sorted(unique)
-                for begin in range(0, len(ordered), IDS_PER_ARRAY):
-                    part = ordered[begin : begin + IDS_PER_ARRAY]
-                    cursor = driver.execute(
-                        stored_sql, {"ladder_id": ladder_id, "kind": kind, "ids": part}
-                    )
-                    lookups.append((kind, cursor))
+            lookups = [
+                (kind, driver.execute(stored_sql, parameters))
+                for kind, parameters in stored_ids_lookups(ladder_id, ids)
+            ]
             locked = driver.cursor(row_factory=namedtuple_row)
-            locked.execute(
-                lock_sql, {"ladder_id": ladder_id, "keys": json.dumps(sorted(set(keys)))}
-            )
+            locked.execute(lock_sql, {"ladder_id": ladder_id, "keys": rating_keys_document(keys)})
             drawn = driver.execute(
                 _driver_sql(ALLOCATE_SEQS_AND_CHANGE_IDS),
                 {"events": events, "changes": changes},
@@ -223,13 +201,11 @@ class GroupRepository:
         assert driver is not None
         with driver_errors(connection, _INSERT_CHANGES), driver.pipeline():
             if events:
-                driver.execute(_INSERT_EVENTS, {"rows": _dumps_rows(events)})
+                driver.execute(_INSERT_EVENTS, {"rows": dumps_bulk(events)})
             if changes:
-                driver.execute(_INSERT_CHANGES, {"rows": _dumps_rows(changes)})
+                driver.execute(_INSERT_CHANGES, {"rows": dumps_bulk(changes)})
             for columns, rows in update_groups(ratings).items():
-                names = ("player", "faction", *columns)
-                document = _dumps_rows([{name: row[name] for name in names} for row in rows])
                 driver.execute(
                     _driver_sql(json_update_statement(_DIALECT, columns)),
-                    {"ladder_id": ladder_id, "rows": document},
+                    {"ladder_id": ladder_id, "rows": update_document(columns, rows)},
                 )

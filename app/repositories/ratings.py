@@ -29,6 +29,7 @@ from sqlalchemy.sql.expression import ColumnElement, TextClause, TextualSelect
 
 from app.models import PlayerRating
 from app.repositories.base import insert_ignoring_conflicts, is_postgres, lock
+from app.repositories.events import as_dict, json_encoder
 
 RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
 #: Players per array parameter (PostgreSQL), and (player, faction) pairs per IN list (SQLite).
@@ -72,7 +73,7 @@ class RatingRepository:
             # The keys as one JSON parameter: an IN list binds two parameters per key, so
             # every group's statement was new text (uncacheable by psycopg once long), and
             # rendering and parsing its ~250 parameters cost milliseconds of Python.
-            document = json.dumps(sorted(set(keys)))
+            document = rating_keys_document(keys)
             rows = self.session.execute(
                 lock_rows_statement(table), {"ladder_id": ladder_id, "keys": document}
             ).all()
@@ -199,13 +200,9 @@ class RatingRepository:
         (``json_to_recordset``): one C-encoded parameter instead of an array per column,
         which psycopg would quote element by element in Python."""
         statement = json_update_statement(self.session.get_bind().dialect, columns)
-        names = ("player", "faction", *columns)
-        document = json.dumps(
-            [{name: row[name] for name in names} for row in rows],
-            default=_json_time,
-            allow_nan=False,
+        self.session.execute(
+            statement, {"ladder_id": ladder_id, "rows": update_document(columns, rows)}
         )
-        self.session.execute(statement, {"ladder_id": ladder_id, "rows": document})
 
     def raise_to_floor(self, ladder_id: str, floor: float) -> None:
         self.session.execute(
@@ -336,11 +333,27 @@ def lock_rows_statement(table: Table) -> TextualSelect:
     ).columns(*table.c)
 
 
-def _json_time(value: Any) -> str:
-    """Times in the JSON of a bulk update: ISO 8601 with the offset, as PostgreSQL reads them."""
+def rating_keys_document(keys: Sequence[RatingKey]) -> str:
+    """The ``:keys`` of ``lock_rows_statement``: the distinct keys, sorted, as JSON."""
+    return json.dumps(sorted(set(keys)))
+
+
+def bulk_json_value(value: Any) -> Any:
+    """What bulk writes' JSON holds beyond JSON's own types: times (ISO 8601 with the offset,
+    which PostgreSQL reads back exactly) and the engine's read-only mappings (as dicts)."""
     if isinstance(value, datetime):
         return value.isoformat()
-    raise TypeError(f"cannot send {type(value).__name__} in a bulk update")
+    return as_dict(value)
+
+
+#: JSON documents of bulk writes; NaN is refused (it is not JSON, and no rating is NaN).
+dumps_bulk = json_encoder(bulk_json_value, allow_nan=False)
+
+
+def update_document(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    """The JSON document of ``json_update_statement(…, columns)``: the rows' keys and columns."""
+    names = ("player", "faction", *columns)
+    return dumps_bulk([{name: row[name] for name in names} for row in rows])
 
 
 def _rank_columns(rank_by: str) -> tuple[ColumnElement[float], ColumnElement[float]]:
