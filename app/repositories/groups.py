@@ -2,10 +2,10 @@
 
 On PostgreSQL each phase is one round trip (the first, two: psycopg waits for the answer
 to BEGIN): its statements go out together in psycopg's pipeline mode and the answers come back
-together. A group used to wait for about a dozen
-round trips (BEGIN, the ladder lock, the ladder, the stored ids, the rating rows, the ids, two
-COPYs of two round trips each, the rating update); under load each of them also waited for a
-CPU and for the GIL, and the writer thread spent most of its time waiting. The statements are
+together. A group used to wait for about a dozen round trips (BEGIN, the ladder lock, the
+ladder, the stored ids, the rating rows, the ids, two COPYs of two round trips each, the rating
+update); under load each of them also waited for a CPU and for the GIL, and the writer thread
+spent most of its time waiting. The statements are
 the repositories' own, compiled once for the driver. The rows go out as JSON documents
 (``json_populate_recordset``), since COPY cannot be pipelined.
 
