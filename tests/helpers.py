@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,6 +19,13 @@ JSON_LEAVES = (
 )
 
 RECENT = datetime.now(UTC).replace(microsecond=0) - timedelta(days=1)
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on (for a test's own server)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def at(minutes: int = 0, base: datetime = RECENT) -> str:

@@ -17,6 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.helpers import free_port
+
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the supervisor is used on Linux only"
 )
@@ -25,12 +27,6 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKERS = 2
 #: Seconds to wait for a start, a replacement or an exit (a worker's start imports the app).
 PATIENCE = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _workers(supervisor: int) -> set[int]:
@@ -105,7 +101,7 @@ def _serve(tmp_path: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
 
 
 def test_a_dead_worker_is_replaced_and_sigterm_stops_all(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     with _serve(tmp_path, port) as server:
         _until(lambda: len(_workers(server.pid)) == WORKERS and _healthy(port), "serving")
         first = _workers(server.pid)
@@ -122,7 +118,7 @@ def test_a_dead_worker_is_replaced_and_sigterm_stops_all(tmp_path: Path) -> None
 
 
 def test_workers_do_not_outlive_a_killed_supervisor(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     with _serve(tmp_path, port) as server:
         _until(lambda: len(_workers(server.pid)) == WORKERS and _healthy(port), "serving")
         workers = _workers(server.pid)

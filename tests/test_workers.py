@@ -9,6 +9,7 @@ import pytest
 import uvicorn
 
 from app.workers import listening_socket, reuse_port_supported
+from tests.helpers import free_port
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="SO_REUSEPORT balancing is Linux's"
@@ -20,14 +21,8 @@ CONNECTIONS = 64
 AT_LEAST = 8
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_connections_opened_at_once_spread_over_the_workers_sockets() -> None:
-    port = _free_port()
+    port = free_port()
     first = listening_socket("127.0.0.1", port, CONNECTIONS)
     second = listening_socket("127.0.0.1", port, CONNECTIONS)
     clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(CONNECTIONS)]

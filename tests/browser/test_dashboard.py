@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ import httpx
 import pytest
 
 from tests.conftest import ADMIN_TOKEN, AUTH
+from tests.helpers import free_port
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -54,13 +54,6 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def _at(days: float) -> str:
     """An RFC 3339 time ``days`` before now."""
     return (NOW - timedelta(days=days)).isoformat().replace("+00:00", "Z")
@@ -72,7 +65,7 @@ def _at(days: float) -> str:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("dashboard")
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "RATINGS_DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite'}",

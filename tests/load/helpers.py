@@ -24,7 +24,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -49,6 +48,7 @@ from app.engine.registry import SYSTEMS
 from app.models import Event
 from app.schemas.events import GameIn
 from app.services.conversion import game_to_engine
+from tests.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -152,12 +152,6 @@ def sqlite_url(directory: Path) -> str:
 
 
 # -- servers -------------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def app_root() -> Path:
