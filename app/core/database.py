@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from psycopg import Pipeline
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
@@ -146,17 +147,31 @@ class Database:
     def dialect(self) -> str:
         return self.engine.dialect.name
 
+    @property
+    def pipelines(self) -> bool:
+        """Statements can go out in psycopg's pipeline mode (PostgreSQL, libpq 14 or later)."""
+        return not self.is_sqlite and Pipeline.is_supported()
+
     @contextmanager
-    def session(self, *, write: bool) -> Iterator[Session]:
-        """One transaction: committed on success, rolled back on any exception."""
+    def session(self, *, write: bool, explicit_begin: bool = False) -> Iterator[Session]:
+        """One transaction: committed on success, rolled back on any exception.
+
+        ``explicit_begin``: where pipelines exist, the driver sends no BEGIN of its own (the
+        connection is in autocommit mode) and the work must send BEGIN itself, before any
+        other statement: in a pipeline with the statements after it, it costs no round trip
+        of its own, where the driver's BEGIN costs one. The commit or rollback at the end is
+        the driver's, as usual (a no-op when the work has committed already).
+        """
         if write and self._writers is not None:
             with self._writers.turn():
-                yield from self._transaction(write=True)
+                yield from self._transaction(write=True, explicit_begin=explicit_begin)
             return
-        yield from self._transaction(write=write)
+        yield from self._transaction(write=write, explicit_begin=explicit_begin)
 
-    def _transaction(self, *, write: bool) -> Iterator[Session]:
-        options = {"ratings_write": True} if write else {}
+    def _transaction(self, *, write: bool, explicit_begin: bool) -> Iterator[Session]:
+        options: dict[str, Any] = {"ratings_write": True} if write else {}
+        if explicit_begin and self.pipelines:
+            options["isolation_level"] = "AUTOCOMMIT"
         with self._sessions() as session:
             session.connection(execution_options=options)
             try:
@@ -166,12 +181,15 @@ class Database:
                 session.rollback()
                 raise
 
-    def run(self, work: Callable[[Session], T], *, write: bool = True) -> T:
-        """Run ``work`` in a transaction, retrying transient failures with back-off."""
+    def run(
+        self, work: Callable[[Session], T], *, write: bool = True, explicit_begin: bool = False
+    ) -> T:
+        """Run ``work`` in a transaction, retrying transient failures with back-off
+        (``explicit_begin`` as in :meth:`session`)."""
         delay = RETRY_BASE_DELAY
         for attempt in range(1, self.retries + 1):
             try:
-                with self.session(write=write) as session:
+                with self.session(write=write, explicit_begin=explicit_begin) as session:
                     return work(session)
             except IntegrityError:
                 raise

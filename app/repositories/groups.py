@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from psycopg import Pipeline
 from psycopg.rows import namedtuple_row
-from sqlalchemy import Table
+from sqlalchemy import Table, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import ClauseElement
@@ -116,13 +116,22 @@ class GroupRepository:
 
     def open(self, ladder_id: str) -> Ladder | None:
         """Lock the ladder for sharing (as :meth:`LadderRepository.get_locked`) and read it.
-        Pipelined, the ladder comes back detached, with its system, params and state."""
-        if not self.pipelined:
-            return LadderRepository(self.session).get_locked(ladder_id, exclusive=False)
+        Pipelined, the ladder comes back detached, with its system, params and state.
+
+        In a session with an explicit begin (:meth:`app.core.database.Database.session`),
+        whose connection is in autocommit mode, this sends the BEGIN too: pipelined, with
+        the lock and the read."""
         connection = self.session.connection()
         driver = connection.connection.driver_connection
         assert driver is not None
+        begin = is_postgres(self.session) and driver.autocommit
+        if not self.pipelined:
+            if begin:
+                self.session.execute(text("BEGIN"))
+            return LadderRepository(self.session).get_locked(ladder_id, exclusive=False)
         with driver_errors(connection, _LADDER_HEAD), driver.pipeline():
+            if begin:
+                driver.execute("BEGIN")
             driver.execute(
                 _driver_sql(LADDER_LOCK[False]),
                 {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id},
@@ -186,9 +195,16 @@ class GroupRepository:
         seqs: Sequence[int],
         changes: list[dict[str, Any]],
         ratings: list[dict[str, Any]],
+        *,
+        last: bool = False,
     ) -> None:
         """Insert ``events`` with their ``seqs`` and ``changes`` (rows carrying their ids),
-        and write the ratings' new current state (as :meth:`RatingRepository.update_many`)."""
+        and write the ratings' new current state (as :meth:`RatingRepository.update_many`).
+
+        ``last``: nothing follows in the transaction, so where pipelined its COMMIT goes
+        out with the writes, saving the commit's own round trip (the caller's commit then
+        finds nothing to do). A failed write skips the COMMIT: the pipeline stops at the
+        first error, and the caller rolls back."""
         if not self.pipelined:
             history = EventRepository(self.session)
             history.insert_events_with_seqs(events, seqs)
@@ -209,3 +225,5 @@ class GroupRepository:
                     _driver_sql(json_update_statement(_DIALECT, columns)),
                     {"ladder_id": ladder_id, "rows": update_document(columns, rows)},
                 )
+            if last:
+                driver.execute("COMMIT")

@@ -172,5 +172,6 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
             {"player": key[0], "faction": key[1], **update, **counters[key].columns()}
             for key, update in sorted(finals.items())
         ],
+        last=True,
     )
     return [result if result is not None else DEFERRED for result in results]

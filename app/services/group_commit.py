@@ -100,7 +100,7 @@ def record_group(db: Database, ladder_id: str, items: Sequence[NewEvent]) -> lis
 
     for _attempt in range(GROUP_RETRIES):
         try:
-            return db.run(work)
+            return db.run(work, explicit_begin=True)
         except IntegrityError:
             continue
     return [DEFERRED for _ in items]

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from app.core.database import Database
 from app.main import create_app
@@ -239,3 +240,32 @@ async def test_a_new_players_game_applied_meanwhile_gets_the_smaller_seq(
     before = _ratings(database, "club")
     recompute_ladder(database, "club", None)
     assert _ratings(database, "club") == before
+
+
+async def test_a_group_whose_last_write_fails_stores_nothing(
+    client: httpx.AsyncClient,
+    database: Database,
+    monkeypatch: pytest.MonkeyPatch,
+    pipeline_mode: str,
+) -> None:
+    """A group is one transaction, though on PostgreSQL its BEGIN goes out in the first
+    pipeline and its COMMIT with the writes: when the last write (the rating update) fails,
+    the events, the changes and the new players' rating rows before it are not stored."""
+    await make_ladder(client, "club", "elo")
+
+    def failing_update(*args: Any) -> None:
+        raise RuntimeError("the rating update failed")
+
+    expected: tuple[type[Exception], str]
+    if database.is_sqlite or pipeline_mode == "no pipeline mode":
+        monkeypatch.setattr(groups.RatingRepository, "update_many", failing_update)
+        expected = (RuntimeError, "the rating update failed")
+    else:  # fail inside the pipeline, where the COMMIT would follow
+        monkeypatch.setattr(groups, "update_document", lambda *args: "{not json")
+        expected = (DBAPIError, "invalid input syntax for type json")
+    with pytest.raises(expected[0], match=expected[1]):
+        record_group(database, "club", [_new(game("club", "g1", {"A": 1, "B": 2}))])
+    with database.engine.connect() as connection:
+        for table in ("events", "changes", "player_ratings"):
+            count = connection.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one()
+            assert count == 0, table
