@@ -15,6 +15,7 @@ from sqlalchemy import (
     Boolean,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     String,
@@ -52,6 +53,8 @@ class Event(Base):
     __tablename__ = "events"
     __table_args__ = (
         UniqueConstraint("ladder_id", "kind", "external_id"),
+        # What a change's foreign key names: its event, in its ladder.
+        UniqueConstraint("ladder_id", "seq"),
         Index("ix_events_ladder_order", "ladder_id", "occurred_at", "seq"),
         Index("ix_events_ladder_tournament", "ladder_id", "tournament"),
     )
@@ -79,6 +82,11 @@ class Change(Base):
 
     __tablename__ = "changes"
     __table_args__ = (
+        # Its event, in the ladder the change names (one check per insert; the ladder's
+        # cascade reaches the changes through their events).
+        ForeignKeyConstraint(
+            ["ladder_id", "event_seq"], ["events.ladder_id", "events.seq"], ondelete="CASCADE"
+        ),
         UniqueConstraint("prev_change_id"),
         # A rating's history has exactly one start.
         Index(
@@ -96,8 +104,8 @@ class Change(Base):
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
-    ladder_id: Mapped[str] = mapped_column(ForeignKey("ladders.id", ondelete="CASCADE"))
-    event_seq: Mapped[int] = mapped_column(ForeignKey("events.seq", ondelete="CASCADE"))
+    ladder_id: Mapped[str] = mapped_column(String(ID_LENGTH))
+    event_seq: Mapped[int] = mapped_column(BigId)
     player: Mapped[str] = mapped_column(String(ID_LENGTH))
     faction: Mapped[str] = mapped_column(String(ID_LENGTH))
     position: Mapped[int] = mapped_column(Integer)
