@@ -102,6 +102,12 @@ def _is_unavailable(exc: BaseException) -> bool:
     return False
 
 
+def pipelines_supported() -> bool:
+    """psycopg can pipeline statements (its libpq is 14 or later): the one place that says so,
+    for :class:`Database` and the repositories alike."""
+    return Pipeline.is_supported()
+
+
 class Database:
     """Owns the SQLAlchemy engine for the process (created in the app's lifespan)."""
 
@@ -150,7 +156,7 @@ class Database:
     @property
     def pipelines(self) -> bool:
         """Statements can go out in psycopg's pipeline mode (PostgreSQL, libpq 14 or later)."""
-        return not self.is_sqlite and Pipeline.is_supported()
+        return not self.is_sqlite and pipelines_supported()
 
     @contextmanager
     def session(self, *, write: bool, explicit_begin: bool = False) -> Iterator[Session]:

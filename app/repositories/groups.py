@@ -1,13 +1,14 @@
 """SQL of a group commit (:mod:`app.services.appends`), in three phases: open, read, write.
 
-On PostgreSQL each phase is one round trip (the first, two: psycopg waits for the answer
-to BEGIN): its statements go out together in psycopg's pipeline mode and the answers come back
-together. A group used to wait for about a dozen round trips (BEGIN, the ladder lock, the
-ladder, the stored ids, the rating rows, the ids, two COPYs of two round trips each, the rating
-update); under load each of them also waited for a CPU and for the GIL, and the writer thread
-spent most of its time waiting. The statements are
-the repositories' own, compiled once for the driver. The rows go out as JSON documents
-(``json_populate_recordset``), since COPY cannot be pipelined.
+On PostgreSQL each phase is one round trip: its statements go out together in psycopg's
+pipeline mode and the answers come back together. In a session with an explicit begin
+(:meth:`app.core.database.Database.session`) the transaction's BEGIN goes out with the first
+phase and its COMMIT with the last, so a group waits for three round trips. It used to wait
+for about a dozen (BEGIN, the ladder lock, the ladder, the stored ids, the rating rows, the
+ids, two COPYs of two round trips each, the rating update, COMMIT); under load each of them
+also waited for a CPU and for the GIL, and the writer thread spent most of its time waiting.
+The statements are the repositories' own, compiled once for the driver. The rows go out as
+JSON documents (``json_populate_recordset``), since COPY cannot be pipelined.
 
 On SQLite, where the database is a library call away (and on PostgreSQL through a libpq older
 than 14, which has no pipeline mode), the phases run the same repository methods one after
@@ -22,13 +23,13 @@ from dataclasses import dataclass, replace
 from datetime import UTC
 from typing import Any, cast
 
-from psycopg import Pipeline
 from psycopg.rows import namedtuple_row
-from sqlalchemy import Table, text
+from sqlalchemy import Table
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import ClauseElement
 
+from app.core.database import pipelines_supported
 from app.models import Change, Event, Ladder, PlayerRating
 from app.models.base import UTCDateTime
 from app.repositories.base import driver_errors, is_postgres
@@ -112,26 +113,26 @@ class GroupRepository:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.pipelined = is_postgres(session) and Pipeline.is_supported()
+        self.pipelined = is_postgres(session) and pipelines_supported()
+        #: This repository sent the transaction's BEGIN (so its last write may COMMIT).
+        self.began = False
 
     def open(self, ladder_id: str) -> Ladder | None:
         """Lock the ladder for sharing (as :meth:`LadderRepository.get_locked`) and read it.
         Pipelined, the ladder comes back detached, with its system, params and state.
 
         In a session with an explicit begin (:meth:`app.core.database.Database.session`),
-        whose connection is in autocommit mode, this sends the BEGIN too: pipelined, with
-        the lock and the read."""
+        whose connection is in autocommit mode (only where pipelines exist), this sends the
+        transaction's BEGIN too, with the lock and the read."""
+        if not self.pipelined:
+            return LadderRepository(self.session).get_locked(ladder_id, exclusive=False)
         connection = self.session.connection()
         driver = connection.connection.driver_connection
         assert driver is not None
-        begin = is_postgres(self.session) and driver.autocommit
-        if not self.pipelined:
-            if begin:
-                self.session.execute(text("BEGIN"))
-            return LadderRepository(self.session).get_locked(ladder_id, exclusive=False)
         with driver_errors(connection, _LADDER_HEAD), driver.pipeline():
-            if begin:
+            if driver.autocommit:
                 driver.execute("BEGIN")
+                self.began = True
             driver.execute(
                 _driver_sql(LADDER_LOCK[False]),
                 {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id},
@@ -201,10 +202,10 @@ class GroupRepository:
         """Insert ``events`` with their ``seqs`` and ``changes`` (rows carrying their ids),
         and write the ratings' new current state (as :meth:`RatingRepository.update_many`).
 
-        ``last``: nothing follows in the transaction, so where pipelined its COMMIT goes
-        out with the writes, saving the commit's own round trip (the caller's commit then
-        finds nothing to do). A failed write skips the COMMIT: the pipeline stops at the
-        first error, and the caller rolls back."""
+        ``last``: nothing follows in the transaction. If :meth:`open` began it, its COMMIT
+        goes out with the writes, saving the commit's own round trip (the caller's commit
+        then finds nothing to do); otherwise the caller commits as usual. A failed write
+        skips the COMMIT: the pipeline stops at the first error, and the caller rolls back."""
         if not self.pipelined:
             history = EventRepository(self.session)
             history.insert_events_with_seqs(events, seqs)
@@ -225,5 +226,5 @@ class GroupRepository:
                     _driver_sql(json_update_statement(_DIALECT, columns)),
                     {"ladder_id": ladder_id, "rows": update_document(columns, rows)},
                 )
-            if last:
+            if last and self.began:
                 driver.execute("COMMIT")

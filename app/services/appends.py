@@ -47,6 +47,8 @@ Appended = Recorded | DomainError | Deferred
 
 def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) -> list[Appended]:
     """Record ``items`` (games of ``ladder_id``, in arrival order) in the caller's transaction.
+    In a session with an explicit begin (pipelined PostgreSQL), that transaction begins here
+    and, when the games are written, ends here too: nothing may follow in it.
 
     Locks as :func:`~app.services.ledger.record` does: the ladder shared, then every player's
     rating row, sorted. Ids already stored (or twice in the group) are handed back; a

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
+from app.core import database as core_database
 from app.core.database import Database
 from app.main import create_app
 from app.repositories import groups
@@ -56,7 +57,7 @@ def pipeline_mode(
     if request.param == "no pipeline mode":
         if database.is_sqlite:
             pytest.skip("SQLite has no pipeline mode: its other run is this one")
-        monkeypatch.setattr(groups, "Pipeline", _NoPipeline)
+        monkeypatch.setattr(core_database, "Pipeline", _NoPipeline)
     return str(request.param)
 
 
