@@ -23,7 +23,10 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from types import FrameType
 
@@ -36,6 +39,9 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.5
 #: Seconds a worker gets, beyond uvicorn's graceful shutdown, before it is killed.
 KILL_AFTER_SECONDS = 5.0
+#: How long a new worker may take to answer its first health check (a spawned process imports
+#: the whole application first, slowly on a loaded machine).
+STARTUP_GRACE_SECONDS = 60.0
 #: prctl(2): the signal a process gets when its parent dies.
 PR_SET_PDEATHSIG = 1
 
@@ -76,8 +82,19 @@ def _die_with(parent: int) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _worker(config: uvicorn.Config, parent: int) -> None:
+def _answer_pings(channel: Connection) -> None:
+    """Answer the supervisor's health checks, from a thread of the worker's own (as uvicorn's
+    workers do): a worker that stops answering is hung as a whole (stopped, or stuck holding
+    the GIL), and the supervisor replaces it."""
+    with contextlib.suppress(EOFError, OSError):  # the supervisor closed its end
+        while True:
+            channel.recv()
+            channel.send(True)
+
+
+def _worker(config: uvicorn.Config, parent: int, channel: Connection) -> None:
     _die_with(parent)
+    threading.Thread(target=_answer_pings, args=(channel,), daemon=True).start()
     config.configure_logging()  # as uvicorn's workers do: logging is per process
     try:
         sock = listening_socket(config.host, config.port, config.backlog)
@@ -91,11 +108,41 @@ def _worker(config: uvicorn.Config, parent: int) -> None:
         sys.exit(STARTUP_FAILURE)
 
 
+@dataclass(slots=True)
+class Worker:
+    """A worker process, the supervisor's end of its health-check pipe, and when it last
+    answered (``time.monotonic()``; its start until it first answers)."""
+
+    process: BaseProcess
+    channel: Connection
+    last_answer: float
+    answered: bool = False
+    ping_pending: bool = False
+
+    def check(self, now: float) -> None:
+        """Take its answers and send a ping if none is pending; never waits."""
+        try:
+            while self.channel.poll(0):
+                self.channel.recv()
+                self.last_answer, self.answered, self.ping_pending = now, True, False
+            if not self.ping_pending:
+                self.channel.send(b"ping")
+                self.ping_pending = True
+        except (EOFError, OSError):  # it has exited: the dead are replaced elsewhere
+            pass
+
+    def silent_for(self, now: float) -> float:
+        return now - self.last_answer
+
+
 class Supervisor:
     """Starts ``config.workers`` workers and keeps them running, as uvicorn's does:
 
     - a worker that dies is replaced; one that failed to start (exit status 3, uvicorn's
       ``STARTUP_FAILURE``: a port taken, a failing startup) stops them all, status 1;
+    - a worker that does not answer health checks for ``timeout_worker_healthcheck`` seconds
+      (uvicorn's setting, 5 s by default; after its start, ``STARTUP_GRACE_SECONDS``) is
+      killed and replaced;
     - SIGTERM or SIGINT: each worker finishes its requests (uvicorn's graceful shutdown) and
       one still running ``timeout_graceful_shutdown`` + 5 s later is killed;
     - SIGHUP: the workers are replaced one at a time (a new one starts before the old one
@@ -105,7 +152,7 @@ class Supervisor:
     def __init__(self, config: uvicorn.Config) -> None:
         self.config = config
         self.context = multiprocessing.get_context("spawn")
-        self.workers: list[BaseProcess] = []
+        self.workers: list[Worker] = []
         # Set by the signal handlers and read by the loop: no locks in a handler.
         self.stop_requested = False
         self.restart_requested = False
@@ -123,24 +170,48 @@ class Supervisor:
                 self.restart_requested = False
                 self._replace_all()
             self._replace_dead()
+            self._kill_hung()
         self._shutdown(self.workers)
         return 1 if self.failed else 0
 
-    def _start(self) -> BaseProcess:
-        process = self.context.Process(target=_worker, args=(self.config, os.getpid()))
+    def _start(self) -> Worker:
+        ours, theirs = self.context.Pipe()
+        process = self.context.Process(target=_worker, args=(self.config, os.getpid(), theirs))
         process.start()
-        return process
+        theirs.close()  # the worker holds its own copy
+        return Worker(process, ours, last_answer=time.monotonic())
 
     def _replace_dead(self) -> None:
-        for index, process in enumerate(self.workers):
+        for index, worker in enumerate(self.workers):
+            process = worker.process
             if process.is_alive() or self.stop_requested:
                 continue
+            worker.channel.close()
             if process.exitcode == STARTUP_FAILURE:
                 log.error("worker %s failed to start; stopping", process.pid)
                 self.failed = self.stop_requested = True
                 return
             log.warning("worker %s exited (%s); starting another", process.pid, process.exitcode)
             self.workers[index] = self._start()
+
+    def _kill_hung(self) -> None:
+        """Kill the workers that stopped answering; :meth:`_replace_dead` replaces them."""
+        now = time.monotonic()
+        for worker in self.workers:
+            if self.stop_requested or not worker.process.is_alive():
+                continue
+            worker.check(now)
+            limit = (
+                self.config.timeout_worker_healthcheck if worker.answered else STARTUP_GRACE_SECONDS
+            )
+            if worker.silent_for(now) > limit:
+                log.error(
+                    "worker %s has not answered health checks for %.0f s; killing it",
+                    worker.process.pid,
+                    worker.silent_for(now),
+                )
+                worker.process.kill()
+                worker.process.join()
 
     def _replace_all(self) -> None:
         for index, old in enumerate(self.workers):
@@ -153,15 +224,17 @@ class Supervisor:
     def _restart(self, signum: int, frame: FrameType | None) -> None:
         self.restart_requested = True
 
-    def _shutdown(self, workers: list[BaseProcess]) -> None:
-        for process in workers:
-            if process.is_alive():
-                process.terminate()  # SIGTERM: uvicorn shuts down gracefully
+    def _shutdown(self, workers: list[Worker]) -> None:
+        for worker in workers:
+            if worker.process.is_alive():
+                worker.process.terminate()  # SIGTERM: uvicorn shuts down gracefully
         grace = (self.config.timeout_graceful_shutdown or 0) + KILL_AFTER_SECONDS
         deadline = time.monotonic() + grace
-        for process in workers:
+        for worker in workers:
+            process = worker.process
             process.join(max(0.0, deadline - time.monotonic()))
             if process.is_alive():
                 log.warning("worker %s still running after %s s; killing it", process.pid, grace)
                 process.kill()
                 process.join()
+            worker.channel.close()

@@ -1,6 +1,6 @@
 """``ratings serve`` with several workers on Linux (app/workers.py): the supervisor replaces a
-worker that dies, stops when one cannot start, stops gracefully on SIGTERM, and its workers do
-not outlive it."""
+worker that dies or hangs, stops when one cannot start, stops gracefully on SIGTERM, and its
+workers do not outlive it."""
 
 from __future__ import annotations
 
@@ -115,6 +115,28 @@ def test_a_dead_worker_is_replaced_and_sigterm_stops_all(tmp_path: Path) -> None
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=PATIENCE) == 0
         assert not any(_alive(pid) for pid in first | _workers(server.pid))
+
+
+def test_a_hung_worker_is_killed_and_replaced(tmp_path: Path) -> None:
+    """A stopped worker stands for a hung one (stuck holding the GIL): it answers no health
+    check, so after uvicorn's ``timeout_worker_healthcheck`` (5 s) it is killed and
+    replaced, and the service serves on both sockets again."""
+    port = free_port()
+    with _serve(tmp_path, port) as server:
+        _until(lambda: len(_workers(server.pid)) == WORKERS and _healthy(port), "serving")
+        time.sleep(1.0)  # a health check answered by each since they serve
+        victim = min(_workers(server.pid))
+        os.kill(victim, signal.SIGSTOP)
+        try:
+            _until(lambda: not _alive(victim), "the hung worker killed")
+            _until(
+                lambda: len(_workers(server.pid)) == WORKERS and victim not in _workers(server.pid),
+                "a new worker in place of the hung one",
+            )
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(victim, signal.SIGCONT)
+        _until(lambda: _healthy(port), "serving again")
 
 
 def test_workers_do_not_outlive_a_killed_supervisor(tmp_path: Path) -> None:
