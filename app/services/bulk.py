@@ -294,10 +294,13 @@ def _apply_in_chunks(
             # The tables at least doubled since the planner last looked: let it look again,
             # so lookups keep using the indexes (each ANALYZE samples a bounded number of
             # rows, and this happens about log2(events / chunk) times).
-            db.run(lambda session: EventRepository(session).refresh_statistics())
+            db.run(lambda session: EventRepository(session).refresh_lookup_statistics())
             analyzed_at = created
         if progress is not None:
             progress(len(part))
+    if analyzed_at:
+        # Once for all the tables, so the reads and recomputations after it plan well.
+        db.run(lambda session: EventRepository(session).refresh_statistics())
     return created, existing
 
 
