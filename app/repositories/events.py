@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, cast
@@ -43,6 +43,9 @@ PLAYERS_PER_QUERY = 500
 IDS_PER_ARRAY = 5_000
 #: Rows from which a bulk write goes out as COPY on PostgreSQL (below it, one INSERT).
 COPY_MIN_ROWS = 200
+#: Change rows a :class:`ChangeStream` holds back before writing them (SQLite's executemany
+#: batches; on PostgreSQL, while the events they refer to are still being sent).
+CHANGE_STREAM_BATCH = 5_000
 #: The columns of ``changes`` and ``events`` that bulk writes fill, in order.
 CHANGE_COLUMNS = (
     "id", "ladder_id", "event_seq", "player", "faction", "position", "rank", "outcome",
@@ -236,24 +239,10 @@ class EventRepository:
         )
         return [int(seq) for seq in result]
 
-    def insert_many_bulk(
-        self, rows: list[dict[str, Any]], *, copy_from: int = COPY_MIN_ROWS
-    ) -> list[int]:
-        """Insert many events (an import's chunk); their seqs in row order.
-
-        The seqs are drawn first (in row order), so the rows can go out with the fastest
-        write the database has: COPY on PostgreSQL, the driver's executemany on SQLite.
-        ``copy_from``: the fewest rows worth it.
-        """
-        if len(rows) < copy_from:
-            return self.insert_many(rows)
-        seqs = self._allocate_ids(Event, "events", "seq", len(rows), NEXT_EVENT_SEQ)
-        self._write_rows(
-            cast(Table, Event.__table__),
-            EVENT_COLUMNS,
-            [{**row, "seq": seq} for row, seq in zip(rows, seqs, strict=True)],
-        )
-        return seqs
+    def draw_seqs(self, count: int) -> list[int]:
+        """Seqs for ``count`` new events, in order, drawn before they are written (so that
+        they can go out by COPY, ahead of their changes: :meth:`ChangeStream.lead_events`)."""
+        return self._allocate_ids(Event, "events", "seq", count, NEXT_EVENT_SEQ)
 
     def add(self, event: Event) -> int:
         self.session.add(event)
@@ -388,7 +377,7 @@ class EventRepository:
     def change_stream(self) -> ChangeStream:
         """A writer of a replay's change rows (with their ids) as they are made; see
         :class:`ChangeStream`. Use it as a context manager."""
-        return ChangeStream(self)
+        return ChangeStream(self, CHANGE_STREAM_BATCH)
 
     def _write_rows(self, table: Table, columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
         """Rows (dicts holding every one of ``columns``) into ``table``, below the ORM."""
@@ -407,19 +396,13 @@ class EventRepository:
         assert driver is not None
         names = ", ".join(columns)
         if is_postgres(self.session):
-            encode = _dumps
-            json_at = [i for i, c in enumerate(columns) if c in _JSON_COLUMNS]
             statement = f"COPY {table.name} ({names}) FROM STDIN"
             with (
                 driver_errors(connection, statement),
                 driver.cursor() as cursor,
                 cursor.copy(statement) as copy,
             ):
-                for row in rows:
-                    values = list(row)
-                    for i in json_at:
-                        if values[i] is not None:
-                            values[i] = encode(values[i])
+                for values in _json_encoded(columns, rows):
                     copy.write_row(values)
             return
         dialect = connection.dialect
@@ -672,11 +655,15 @@ class ChangeStream:
     :meth:`write` opens a new one. On SQLite rows are collected and inserted with
     executemany in batches (the driver has no such overlap to offer). Leaving the ``with``
     block flushes; an exception aborts the COPY so that the transaction can roll back.
+
+    :meth:`lead_events` sends the events the changes refer to ahead of them, in a COPY of
+    their own that stays open while the caller rates the first of those events.
     """
 
     STATEMENT = f"COPY changes ({', '.join(CHANGE_COLUMNS)}) FROM STDIN"
+    EVENTS_STATEMENT = f"COPY events ({', '.join(EVENT_COLUMNS)}) FROM STDIN"
 
-    def __init__(self, events: EventRepository, batch: int = 5_000) -> None:
+    def __init__(self, events: EventRepository, batch: int = CHANGE_STREAM_BATCH) -> None:
         self.events = events
         self.batch = batch
         self.postgres = is_postgres(events.session)
@@ -684,6 +671,9 @@ class ChangeStream:
         self._copy: Any = None
         self._copy_context: Any = None
         self._cursor: Any = None
+        self._statement = self.STATEMENT
+        #: The open COPY is the events' (change rows wait in ``pending`` until it ends).
+        self._leading = False
 
     def __enter__(self) -> ChangeStream:
         return self
@@ -701,40 +691,98 @@ class ChangeStream:
             finally:
                 cursor.close()
 
-    def write(self, rows: list[tuple[Any, ...]]) -> None:
+    def lead_events(self, rows: list[dict[str, Any]]) -> None:
+        """Store ``rows`` (events carrying their seqs, which the changes will refer to).
+
+        On PostgreSQL they go out now in a COPY that stays open: the server stores them
+        while the caller rates the first of them, and their change rows wait in memory
+        until ``batch`` of them are ready or the stream pauses, when the events' COPY ends
+        (an import chunk's events made Python wait ~0.3 s per chunk for the server, and
+        then the server wait for Python's ratings). On SQLite they are inserted at once.
+        """
+        table = cast(Table, Event.__table__)
         if not self.postgres:
+            self.events._write_rows(table, EVENT_COLUMNS, rows)
+            return
+        self.pause()
+        self._open(self.EVENTS_STATEMENT)
+        self._leading = True
+        write = self._copy.write_row
+        values = ([row[column] for column in EVENT_COLUMNS] for row in rows)
+        with driver_errors(self.events.session.connection(), self.EVENTS_STATEMENT):
+            for row in _json_encoded(EVENT_COLUMNS, values):
+                write(row)
+
+    def write(self, rows: list[tuple[Any, ...]]) -> None:
+        if not self.postgres or self._leading:
             self.pending.extend(rows)
             if len(self.pending) >= self.batch:
-                self.pause()
+                if self._leading:
+                    self._end_copy()
+                    waiting, self.pending = self.pending, []
+                    self._send(waiting)
+                else:
+                    self.pause()
             return
-        connection = self.events.session.connection()
-        with driver_errors(connection, self.STATEMENT):
-            if self._copy is None:
-                driver = connection.connection.driver_connection
-                assert driver is not None
-                self._cursor = driver.cursor()
-                self._copy_context = self._cursor.copy(self.STATEMENT)
-                self._copy = self._copy_context.__enter__()
-            copy, encode = self._copy, _dumps
+        self._send(rows)
+
+    def pause(self) -> None:
+        """Store everything written so far; the session is free for other statements."""
+        self._end_copy()
+        if self.pending:
+            rows, self.pending = self.pending, []
+            if self.postgres:
+                self._send(rows)
+                self._end_copy()
+            else:
+                self.events._write_values(cast(Table, Change.__table__), CHANGE_COLUMNS, rows)
+
+    def _send(self, rows: list[tuple[Any, ...]]) -> None:
+        """Change rows into the open changes COPY (opened if none is)."""
+        if self._copy is None:
+            self._open(self.STATEMENT)
+        copy, encode = self._copy, _dumps
+        with driver_errors(self.events.session.connection(), self.STATEMENT):
             for row in rows:
                 values = list(row)
                 values[_STATE_AT] = encode(values[_STATE_AT])
                 values[_DETAILS_AT] = encode(values[_DETAILS_AT])
                 copy.write_row(values)
 
-    def pause(self) -> None:
-        """Store everything written so far; the session is free for other statements."""
-        if self._copy_context is not None:
-            context, cursor = self._copy_context, self._cursor
-            self._copy = self._copy_context = self._cursor = None
-            try:
-                with driver_errors(self.events.session.connection(), self.STATEMENT):
-                    context.__exit__(None, None, None)
-            finally:
-                cursor.close()
-        if self.pending:
-            rows, self.pending = self.pending, []
-            self.events._write_values(cast(Table, Change.__table__), CHANGE_COLUMNS, rows)
+    def _open(self, statement: str) -> None:
+        connection = self.events.session.connection()
+        with driver_errors(connection, statement):
+            driver = connection.connection.driver_connection
+            assert driver is not None
+            self._cursor = driver.cursor()
+            self._copy_context = self._cursor.copy(statement)
+            self._copy = self._copy_context.__enter__()
+            self._statement = statement
+
+    def _end_copy(self) -> None:
+        """End the open COPY, if any, once the server has stored all it was sent."""
+        self._leading = False
+        if self._copy_context is None:
+            return
+        context, cursor = self._copy_context, self._cursor
+        self._copy = self._copy_context = self._cursor = None
+        try:
+            with driver_errors(self.events.session.connection(), self._statement):
+                context.__exit__(None, None, None)
+        finally:
+            cursor.close()
+
+
+def _json_encoded(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> Iterator[list[Any]]:
+    """``rows`` with the values of JSON columns as JSON text, for COPY."""
+    json_at = [i for i, column in enumerate(columns) if column in _JSON_COLUMNS]
+    encode = _dumps
+    for row in rows:
+        values = list(row)
+        for i in json_at:
+            if values[i] is not None:
+                values[i] = encode(values[i])
+        yield values
 
 
 def _live_page(

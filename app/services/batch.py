@@ -19,7 +19,7 @@ from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Conflict, FieldError, Invalid, NotFound
 from app.engine.types import LadderEvent
-from app.repositories.events import EventRepository
+from app.repositories.events import COPY_MIN_ROWS, EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import BatchItemOut, GameBatchIn, GameBatchOut, GameIn, TournamentIn
 from app.services.conversion import (
@@ -160,7 +160,13 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
             # items in memory. Anything earlier replays the history from there.
             latest = events.latest(ladder_id) if fresh else None
             extends = bool(fresh) and (latest is None or latest[0] <= fresh[0][1].occurred_at)
-            seqs = events.insert_many_bulk(rows) if extends else events.insert_many(rows)
+            leading: list[dict[str, Any]] | None = None
+            if extends and len(rows) >= COPY_MIN_ROWS:
+                # Written by the replay, while it rates the first of them (ledger.append).
+                seqs = events.draw_seqs(len(rows))
+                leading = [{**row, "seq": seq} for row, seq in zip(rows, seqs, strict=True)]
+            else:
+                seqs = events.insert_many(rows)
             for (index, item), seq in zip(fresh, seqs, strict=True):
                 outcomes[index] = BatchItemOut(
                     ladder=ladder_id, id=item.external_id, seq=seq, status="created"
@@ -176,7 +182,7 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
                     (Placed(seq, item.occurred_at, item.rated), item.event)
                     for (_, item), seq in zip(fresh, seqs, strict=True)
                 ]
-                count, _players = append(session, ladder, placed)
+                count, _players = append(session, ladder, placed, leading)
                 recomputed += count
             elif fresh:
                 count, _players = recompute(session, ladder, fresh[0][1].occurred_at)

@@ -507,12 +507,18 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
 
 
 def append(
-    session: Session, ladder: Ladder, new: Sequence[tuple[Placed, LadderEvent]]
+    session: Session,
+    ladder: Ladder,
+    new: Sequence[tuple[Placed, LadderEvent]],
+    rows: list[dict[str, Any]] | None = None,
 ) -> tuple[int, int]:
-    """Extend the history with events (just inserted, in history order) that stand at or
-    after every live event of the ladder: what ``recompute`` from the first of them does,
-    without deleting and re-reading what it would rewrite identically. The caller holds the
-    ladder's exclusive lock and checked the order. Returns (events rated, ratings touched).
+    """Extend the history with events (in history order) that stand at or after every live
+    event of the ladder: what ``recompute`` from the first of them does, without deleting
+    and re-reading what it would rewrite identically. The caller holds the ladder's
+    exclusive lock and checked the order. Returns (events rated, ratings touched).
+
+    The events are inserted already, or are ``rows`` (carrying their seqs): then they are
+    written here, while the first of them are rated (``ChangeStream.lead_events``).
     """
     if not new:
         return 0, 0
@@ -520,7 +526,7 @@ def append(
     runtime = runtime_for(ladder)
     ladder_state = _ladder_state_at(events, runtime, ladder, new[0][0].occurred_at)
     pages = (list(new[begin : begin + EVENT_PAGE]) for begin in range(0, len(new), EVENT_PAGE))
-    return _replay(session, ladder, runtime, ladder_state, set(), pages)
+    return _replay(session, ladder, runtime, ladder_state, set(), pages, rows)
 
 
 def _ladder_state_at(
@@ -539,11 +545,14 @@ def _replay(
     ladder_state: Any,
     touched: set[RatingKey] | None,
     pages: Iterable[list[tuple[Placed, LadderEvent]]],
+    event_rows: list[dict[str, Any]] | None = None,
 ) -> tuple[int, int]:
     """Rate ``pages`` of events in history order, write their changes and the ratings.
 
     ``touched``: the ratings that lost changes (each starts from its newest surviving change);
-    the others start from their current row; None: a replay from scratch.
+    the others start from their current row; None: a replay from scratch. ``event_rows``:
+    the events themselves, not stored yet; they go out once the first page's starting
+    states and ids are read, ahead of its changes.
     """
     events = EventRepository(session)
     ratings = RatingRepository(session)
@@ -570,6 +579,9 @@ def _replay(
             keys = [db_key(k) for _, event in page for k in event_keys(info, event)]
             work.load(events, ratings, ladder.id, set(keys))
             ids.reserve(len(keys))
+            if event_rows is not None:
+                stream.lead_events(event_rows)
+                event_rows = None
             for placed, engine_event in page:
                 outcome = rate_event(info, rater, engine_event, work.states, current_ladder_state)
                 for change in outcome.changes:

@@ -144,3 +144,75 @@ async def test_small_pages_and_batches_give_the_same_ratings(
     monkeypatch.setattr(ledger, "EVENT_PAGE", 5_000)
     recompute_ladder(database, "club", None)
     assert await _snapshot(database) == incremental
+
+
+async def _stored_changes(database: Database, ladder: str) -> list[tuple[Any, ...]]:
+    """Each stored change by its game's id: who, before and after, and whether it starts
+    its rating's chain (ids and seqs differ between ladders, so they are left out)."""
+    from sqlalchemy import text
+
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT e.external_id, c.position, c.player, c.rating_before, c.rating_after, "
+                "c.prev_change_id IS NULL FROM changes c JOIN events e "
+                "ON e.ladder_id = c.ladder_id AND e.seq = c.event_seq "
+                "WHERE c.ladder_id = :ladder ORDER BY e.external_id, c.position"
+            ),
+            {"ladder": ladder},
+        )
+        return [tuple(row) for row in rows]
+
+
+@pytest.mark.parametrize("held_back", [4, 1_000])
+async def test_events_sent_ahead_of_their_changes_store_the_same_history(
+    client: httpx.AsyncClient,
+    database: Database,
+    monkeypatch: pytest.MonkeyPatch,
+    held_back: int,
+) -> None:
+    """A batch that extends the history sends its events in the replay, ahead of their
+    changes (``ChangeStream.lead_events``). With pages of 7 events (14 change rows), the
+    events' COPY ends when 4 change rows are held back, or, holding back up to 1,000, at
+    the next page; either way the stored changes and ratings are those of the same games
+    stored the other way (events inserted first)."""
+    from app.repositories import events as event_repository
+    from app.services import batch, ledger
+
+    def games(ladder: str) -> list[dict[str, Any]]:
+        return [
+            game(ladder, f"g{i:02d}", {f"p{i % 5}": 1, f"p{(i + 2) % 5}": 2}, minutes=i)
+            for i in range(40)
+        ]
+
+    await make_ladder(client, "plain", "elo")
+    answer = await client.post("/games/batch", json={"games": games("plain")})
+    assert answer.status_code == 200
+
+    monkeypatch.setattr(batch, "COPY_MIN_ROWS", 1)
+    monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
+    monkeypatch.setattr(ledger, "CHANGE_BATCH", 3)
+    monkeypatch.setattr(event_repository, "CHANGE_STREAM_BATCH", held_back)
+    await make_ladder(client, "led", "elo")
+    answer = await client.post("/games/batch", json={"games": games("led")})
+    assert answer.status_code == 200
+    assert answer.json()["created"] == 40
+
+    led = await _stored_changes(database, "led")
+    assert led == await _stored_changes(database, "plain")
+    assert len(led) == 2 * 40
+    assert await _ratings_of(database, "led") == await _ratings_of(database, "plain")
+
+
+async def _ratings_of(database: Database, ladder: str) -> list[tuple[Any, ...]]:
+    from sqlalchemy import text
+
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT player, rating, games, wins, losses FROM player_ratings "
+                "WHERE ladder_id = :ladder ORDER BY player"
+            ),
+            {"ladder": ladder},
+        )
+        return [tuple(row) for row in rows]
