@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -87,3 +88,17 @@ def test_remembered_time_text_follows_a_new_value() -> None:
     assert convert(first) == "2026-01-02 03:04:05.000006"
     assert convert(second) == "2026-01-02 03:04:05.000007"
     assert convert(None) is None
+
+
+def test_mappings_and_times_take_the_fast_encoder() -> None:
+    """orjson's compact text (``json.dumps`` would put spaces after ``,`` and ``:``): the
+    engine's read-only mappings and a bulk document's times do not fall back."""
+    assert _dumps(MappingProxyType({"a": 1.5, "b": (1, None)})) == '{"a":1.5,"b":[1,null]}'
+    at = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    assert dumps_bulk([{"at": at}]) == '[{"at":"2026-01-02T03:04:05+00:00"}]'
+
+
+def test_what_json_dumps_refuses_is_refused() -> None:
+    """Times in a change's state or terms, say, would be refused by the ORM's writes too."""
+    with pytest.raises(TypeError):
+        _dumps({"at": datetime(2026, 1, 2, tzinfo=UTC)})

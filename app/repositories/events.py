@@ -72,6 +72,11 @@ def as_dict(value: Any) -> dict[str, Any]:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
+#: orjson encodes dataclasses and times itself, which ``json.dumps`` refuses: hand them to
+#: ``default`` instead, so a value the ORM's writes would refuse is refused here too.
+_JSON_DUMPS_TYPES_ONLY = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
 def json_encoder(default: Callable[[Any], Any] = as_dict) -> Callable[[Any], str]:
     """JSON text of what bulk writes store, by orjson: a glicko2 change's state and terms
     (~40 floats) took 28 µs with ``json.dumps``, 3.5 µs with orjson, whose shortest
@@ -80,16 +85,20 @@ def json_encoder(default: Callable[[Any], Any] = as_dict) -> Callable[[Any], str
 
     What orjson refuses (integers beyond 64 bits, non-string keys) goes through
     ``json.dumps`` instead, which takes them; both refuse what is not JSON at all. orjson
-    writes NaN and infinities as ``null``: none reaches here, since inputs are refused
-    (``app.schemas.common``) and the engine's ratings are checked finite
-    (``app.engine.ledger.rate_event``).
+    writes NaN and infinities as ``null`` where ``json.dumps`` here would refuse them.
+    Inputs are refused when not finite (``app.schemas.common``), and
+    ``app.engine.ledger.rate_event`` refuses a non-finite new rating, deviation or
+    volatility (and so anything derived from them: ranking values, tie-breaks). A NaN
+    confined to a system's terms (``details``) or extra state would be stored as ``null``:
+    the systems' tests check their terms are finite JSON, and walking every term of every
+    change to be sure would cost more than encoding it.
     """
     fallback = partial(json.dumps, default=default, allow_nan=False)
     encode = orjson.dumps
 
     def dumps(value: Any) -> str:
         try:
-            return encode(value, default=default).decode()
+            return encode(value, default=default, option=_JSON_DUMPS_TYPES_ONLY).decode()
         except TypeError:
             return fallback(value)
 
@@ -330,7 +339,8 @@ class EventRepository:
     def refresh_lookup_statistics(self) -> None:
         """``refresh_statistics`` of the tables an import looks up while it writes (events,
         ratings), not of ``changes``: at a million games its ANALYZE took twice as long as
-        the two others together, and the import never queries it."""
+        the two others together, and an import that extends the history never queries it
+        (one that reaches back recomputes, and deletes changes, with older statistics)."""
         if is_postgres(self.session):
             self.session.execute(text("ANALYZE events, player_ratings"))
 

@@ -193,10 +193,19 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
     monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
     monkeypatch.setattr(ledger, "CHANGE_BATCH", 3)
     monkeypatch.setattr(event_repository, "CHANGE_STREAM_BATCH", held_back)
+    led_batches: list[int] = []
+    lead_events = event_repository.ChangeStream.lead_events
+
+    def counted(stream: event_repository.ChangeStream, rows: list[dict[str, Any]]) -> None:
+        led_batches.append(len(rows))
+        lead_events(stream, rows)
+
+    monkeypatch.setattr(event_repository.ChangeStream, "lead_events", counted)
     await make_ladder(client, "led", "elo")
     answer = await client.post("/games/batch", json={"games": games("led")})
     assert answer.status_code == 200
     assert answer.json()["created"] == 40
+    assert led_batches == [40]
 
     led = await _stored_changes(database, "led")
     assert led == await _stored_changes(database, "plain")

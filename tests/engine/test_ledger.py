@@ -8,13 +8,24 @@ R_a = R_b = ∞ (∞ - ∞).
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Mapping
+from datetime import date, datetime
 
 import pytest
 
 from app.engine.elo import SYSTEM
 from app.engine.ledger import rate_event
-from app.engine.types import Game, Participant, PlayerKey, PlayerState
+from app.engine.types import (
+    Change,
+    Game,
+    Json,
+    Outcome,
+    Participant,
+    Placement,
+    PlayerKey,
+    PlayerState,
+    Tournament,
+)
 
 PLAYED_AT = datetime(2026, 1, 1, 12, 0)
 GAME = Game(PLAYED_AT, (Participant("a", 1), Participant("b", 2)))
@@ -35,3 +46,29 @@ def test_finite_ratings_pass_the_guard() -> None:
     outcome = rate_event(SYSTEM.info, rater, GAME, {}, {})
     # Two new players at 1500 with K 32: the winner gains K (1 - 1/2) = 16.
     assert [c.after.rating for c in outcome.changes] == [1500 + 32 / 2, 1500 - 32 / 2]
+
+
+class _FaultyTournamentRater:
+    """A tournament system with a fault: its new deviation is NaN (0 / 0 written as NaN)."""
+
+    def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
+        return PlayerState(0.0)
+
+    def rate_tournament(
+        self,
+        event: Tournament,
+        states: Mapping[str, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        return Outcome(
+            tuple(
+                Change(PlayerKey(p.player), states[p.player], PlayerState(1.0, float("nan")))
+                for p in event.standings
+            )
+        )
+
+
+def test_a_non_finite_result_of_a_tournament_is_an_error() -> None:
+    tournament = Tournament(date(2026, 1, 1), 3, (Placement("a", 1), Placement("b", 2)))
+    with pytest.raises(FloatingPointError, match="nan"):
+        rate_event(SYSTEM.info, _FaultyTournamentRater(), tournament, {}, {})  # type: ignore[arg-type]
