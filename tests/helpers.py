@@ -8,6 +8,9 @@ from typing import Any
 
 import httpx
 from hypothesis import strategies as st
+from sqlalchemy import text
+
+from app.core.database import Database
 
 #: Finite JSON scalars, the leaves of the property tests' JSON values.
 JSON_LEAVES = (
@@ -66,3 +69,16 @@ async def post_game(client: httpx.AsyncClient, body: dict[str, Any]) -> dict[str
 
 def by_player(changes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {c["player"]: c for c in changes}
+
+
+def stored_ratings(database: Database, ladder: str) -> dict[str, tuple[float, int, int]]:
+    """Each player's stored (rating, games, wins) in ``ladder``, read from the table."""
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT player, rating, games, wins FROM player_ratings "
+                "WHERE ladder_id = :ladder ORDER BY player"
+            ),
+            {"ladder": ladder},
+        )
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}

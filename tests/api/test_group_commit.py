@@ -27,7 +27,7 @@ from app.services.events import new_game_event
 from app.services.group_commit import record_group
 from app.services.ledger import Recorded
 from tests.conftest import AUTH, make_settings
-from tests.helpers import game, make_ladder
+from tests.helpers import game, make_ladder, stored_ratings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("pipeline_mode")]
 
@@ -65,18 +65,6 @@ def _new(body: dict[str, object]):  # type: ignore[no-untyped-def]
     return new_game_event(GameIn.model_validate(body))
 
 
-def _ratings(database: Database, ladder: str) -> dict[str, tuple[float, int, int]]:
-    with database.engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                "SELECT player, rating, games, wins FROM player_ratings "
-                "WHERE ladder_id = :ladder ORDER BY player"
-            ),
-            {"ladder": ladder},
-        )
-        return {r[0]: (r[1], r[2], r[3]) for r in rows}
-
-
 async def test_a_group_rates_in_arrival_order_and_hands_back_late_and_repeated_games(
     client: httpx.AsyncClient, database: Database
 ) -> None:
@@ -98,7 +86,7 @@ async def test_a_group_rates_in_arrival_order_and_hands_back_late_and_repeated_g
     b_after_g1 = INITIAL - K * 0.5
     a_after_g2 = a_after_g1 + K * (1 - expected_score(a_after_g1, INITIAL))
     c_after_g2 = INITIAL + K * (0 - expected_score(INITIAL, a_after_g1))
-    stored = _ratings(database, "club")
+    stored = stored_ratings(database, "club")
     assert stored["A"] == (pytest.approx(a_after_g2), 2, 2)
     assert stored["B"] == (pytest.approx(b_after_g1), 1, 0)
     assert stored["C"] == (pytest.approx(c_after_g2), 1, 0)
@@ -111,9 +99,9 @@ async def test_a_group_rates_in_arrival_order_and_hands_back_late_and_repeated_g
     assert late.json()["recomputed_events"] >= 1
     repeat = await client.post("/games", json=first)
     assert repeat.status_code == 200
-    before = _ratings(database, "club")
+    before = stored_ratings(database, "club")
     recompute_ladder(database, "club", None)
-    assert _ratings(database, "club") == before
+    assert stored_ratings(database, "club") == before
 
 
 @pytest.fixture
@@ -152,7 +140,7 @@ async def test_concurrent_games_end_where_the_same_games_one_by_one_do(
     assert statuses.count(201) == len(tables), statuses
     assert statuses.count(200) == len(order) - len(tables), statuses
 
-    assert _ratings(database, "grouped") == _ratings(database, "single")
+    assert stored_ratings(database, "grouped") == stored_ratings(database, "single")
     for player in players:
         grouped = await client.get(f"/ladders/grouped/players/{player}/history?limit=500")
         single = await client.get(f"/ladders/single/players/{player}/history?limit=500")
@@ -238,9 +226,9 @@ async def test_a_new_players_game_applied_meanwhile_gets_the_smaller_seq(
     assert isinstance(result, Recorded)
     assert isinstance(theirs, Recorded)
     assert result.seq > theirs.seq
-    before = _ratings(database, "club")
+    before = stored_ratings(database, "club")
     recompute_ladder(database, "club", None)
-    assert _ratings(database, "club") == before
+    assert stored_ratings(database, "club") == before
 
 
 async def test_a_group_whose_last_write_fails_stores_nothing(

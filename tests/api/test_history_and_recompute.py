@@ -9,7 +9,7 @@ import pytest
 
 from app.core.database import Database
 from app.services.admin import recompute_ladder
-from tests.helpers import at, by_player, game, make_ladder, post_game
+from tests.helpers import at, by_player, game, make_ladder, post_game, stored_ratings
 
 pytestmark = pytest.mark.anyio
 
@@ -210,18 +210,4 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
     led = await _stored_changes(database, "led")
     assert led == await _stored_changes(database, "plain")
     assert len(led) == 2 * 40
-    assert await _ratings_of(database, "led") == await _ratings_of(database, "plain")
-
-
-async def _ratings_of(database: Database, ladder: str) -> list[tuple[Any, ...]]:
-    from sqlalchemy import text
-
-    with database.engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                "SELECT player, rating, games, wins, losses FROM player_ratings "
-                "WHERE ladder_id = :ladder ORDER BY player"
-            ),
-            {"ladder": ladder},
-        )
-        return [tuple(row) for row in rows]
+    assert stored_ratings(database, "led") == stored_ratings(database, "plain")
