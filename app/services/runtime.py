@@ -58,6 +58,9 @@ def runtime_for(ladder: Ladder) -> Runtime:
 
 
 def canonical_json(value: Any) -> str:
+    """The text every stored body hash is taken of. It stays ``json.dumps``'s, not orjson's
+    (which the bulk writes use): orjson writes non-ASCII and some floats differently, and
+    every stored hash would stop matching its body."""
     if type(value) is dict and _canonical is not None:
         try:
             return "".join(_canonical(value, 0))
