@@ -174,8 +174,10 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
     """A batch that extends the history sends its events in the replay, ahead of their
     changes (``ChangeStream.lead_events``). With pages of 7 events (14 change rows), the
     events' COPY ends when 4 change rows are held back, or, holding back up to 1,000, at
-    the next page; either way the stored changes and ratings are those of the same games
-    stored the other way (events inserted first)."""
+    the next page. On SQLite the events, and batches of 4 change rows, go to the stream's
+    thread (with 1,000, the rows wait for the page's end and are inserted then). Either way
+    the stored changes and ratings are those of the same games stored the other way
+    (events inserted first)."""
     from app.repositories import events as event_repository
     from app.services import batch, ledger
 
@@ -193,6 +195,8 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
     monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
     monkeypatch.setattr(ledger, "CHANGE_BATCH", 3)
     monkeypatch.setattr(event_repository, "CHANGE_STREAM_BATCH", held_back)
+    # On SQLite: batches of that many rows go to the stream's thread.
+    monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", held_back)
     led_batches: list[int] = []
     lead_events = event_repository.ChangeStream.lead_events
 
