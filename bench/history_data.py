@@ -7,7 +7,7 @@
   exact ``events`` and ``changes`` rows the service would store (the raw-insert ceiling's
   rows, and the engine ceiling's input);
 - ``raw_insert_sqlite`` / ``raw_insert_postgres``: those rows inserted with the fastest plain
-  method and no service logic (executemany in one transaction; psycopg ``COPY``).
+  method and no service logic (INSERTs of many rows each in one transaction; psycopg ``COPY``).
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 GAME_SPACING = timedelta(seconds=30)
 #: Share of two-player games that are draws (equal ranks), and of 4-player games with a tie.
 DRAW_SHARE = 0.1
+#: Rows per INSERT of the raw SQLite ceiling (as the service: app.repositories.sqlite_inserts).
+RAW_ROWS_PER_STATEMENT = 2_000
 
 EVENT_COLUMNS = (
     "seq", "ladder_id", "kind", "external_id", "occurred_at", "body", "body_hash", "rated",
@@ -207,28 +209,44 @@ def sqlite_rows(prepared: Prepared) -> tuple[list[tuple[Any, ...]], list[tuple[A
     return events, changes
 
 
-def _insert_sql(table: str, columns: tuple[str, ...]) -> str:
-    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-
-
 def raw_insert_sqlite(
     path: str, events: list[tuple[Any, ...]], changes: list[tuple[Any, ...]]
 ) -> dict[str, float]:
-    """executemany of both tables in one transaction, with the service's PRAGMAs."""
+    """Both tables in one transaction, with the service's PRAGMAs, by INSERTs of as many
+    rows as SQLite binds at once: faster than executemany (50,000 elo games: 2.07 s against
+    2.63 s), and what the service itself sends, so the ceiling is not the slower way."""
     connection = sqlite3.connect(path, isolation_level=None)
     try:
         for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
             connection.execute(f"PRAGMA {pragma}")
+        variables = connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
         began = time.perf_counter()
         connection.execute("BEGIN IMMEDIATE")
-        connection.executemany(_insert_sql("events", EVENT_COLUMNS), events)
+        _insert_many_per_statement(connection, "events", EVENT_COLUMNS, events, variables)
         middle = time.perf_counter()
-        connection.executemany(_insert_sql("changes", CHANGE_COLUMNS), changes)
+        _insert_many_per_statement(connection, "changes", CHANGE_COLUMNS, changes, variables)
         connection.execute("COMMIT")
         ended = time.perf_counter()
     finally:
         connection.close()
     return {"events_s": middle - began, "changes_s": ended - middle, "total_s": ended - began}
+
+
+def _insert_many_per_statement(
+    connection: sqlite3.Connection,
+    table: str,
+    columns: tuple[str, ...],
+    rows: list[tuple[Any, ...]],
+    variables: int,
+) -> None:
+    per = min(RAW_ROWS_PER_STATEMENT, variables // len(columns))
+    values = f"({', '.join('?' * len(columns))})"
+    for begin in range(0, len(rows), per):
+        part = rows[begin : begin + per]
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES " + ", ".join(
+            [values] * len(part)
+        )
+        connection.execute(sql, [value for row in part for value in row])
 
 
 def raw_insert_postgres(

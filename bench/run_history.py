@@ -15,8 +15,8 @@ b. ``ratings recompute LADDER`` of both ladders (``app.services.admin.recompute_
    the command calls);
 c. two ceilings: the pure engine replay in memory (``app.engine.ledger.final_states``) and a
    raw bulk insert of the very rows the service stores (events and changes, computed with the
-   engine beforehand) with no service logic: psycopg COPY on PostgreSQL, executemany in one
-   transaction on SQLite, into a freshly migrated database;
+   engine beforehand) with no service logic: psycopg COPY on PostgreSQL, INSERTs of 2,000
+   rows each in one transaction on SQLite, into a freshly migrated database;
 d. a void at 1 % depth: a ``--void-games`` elo ladder is imported, the game at index 99 % is
    voided (``app.services.events.void_event``, what DELETE /games/{id} calls), then a full
    recompute must leave ``player_ratings`` bit-for-bit unchanged.
@@ -417,8 +417,8 @@ def raw_ceiling(target: Target, prepared: data.Prepared) -> dict[str, Any]:
     stats["event_rows"] = len(prepared.event_rows)
     stats["change_rows"] = len(prepared.change_rows)
     stats["method"] = (
-        "sqlite3 executemany, both tables in one BEGIN IMMEDIATE transaction (WAL, "
-        "synchronous=NORMAL, foreign_keys=ON, as the service)"
+        "sqlite3 INSERTs of up to 2,000 rows each, both tables in one BEGIN IMMEDIATE "
+        "transaction (WAL, synchronous=NORMAL, foreign_keys=ON, as the service)"
         if target.name == "sqlite"
         else "psycopg COPY FROM STDIN (text, write_row of Python tuples), both tables, one "
         "transaction"
