@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -16,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.core.database import Database
+from app.models import Event, Ladder
 from app.repositories import events as event_repository
 from app.repositories.events import CHANGE_COLUMNS, EventRepository
 from app.repositories.sqlite_inserts import BackgroundInserts, insert_statements
@@ -47,6 +49,7 @@ def _translate(statement: str) -> Iterator[None]:
 def memory() -> Iterator[sqlite3.Connection]:
     connection = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
     connection.execute("CREATE TABLE t (n INTEGER PRIMARY KEY, s TEXT)")
+    connection.execute("BEGIN")  # the thread runs statements only inside a transaction
     yield connection
     connection.close()
 
@@ -59,7 +62,7 @@ def test_background_statements_run_in_order_off_the_callers_thread(
     background = BackgroundInserts(memory, _translate)
     for statement, parameters in insert_statements("t", ("n", "s"), [(1, "a"), (2, "b")], 1):
         background.submit(statement, parameters)
-    # The second statement replaces nothing: it must run after the first.
+    # The UPDATE finds its row only if it runs after the INSERTs.
     background.submit("UPDATE t SET s = s || '!' WHERE n = ?", [1])
     background.wait()
     background.close()
@@ -87,16 +90,29 @@ def test_a_failed_statement_is_raised_by_wait_and_skips_the_rest(
     assert memory.execute("SELECT n FROM t ORDER BY n").fetchall() == [(1,)]
 
 
-def _change_row(change_id: int, event_seq: int) -> tuple[Any, ...]:
+def test_no_statement_runs_outside_a_transaction(memory: sqlite3.Connection) -> None:
+    """Run after the caller's rollback, an INSERT would commit on its own: it is skipped."""
+    memory.execute("ROLLBACK")
+    background = BackgroundInserts(memory, _translate)
+    background.submit("INSERT INTO t (n, s) VALUES (?, ?)", [1, "a"])
+    background.wait()
+    background.close()
+    assert memory.execute("SELECT count(*) FROM t").fetchone() == (0,)
+
+
+STAMP = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def _change_row(change_id: int, ladder: str, event_seq: int) -> tuple[Any, ...]:
     values: dict[str, Any] = dict.fromkeys(CHANGE_COLUMNS)
     values.update(
         id=change_id,
-        ladder_id="nowhere",
+        ladder_id=ladder,
         event_seq=event_seq,
         player=f"p{change_id}",
         faction="",
         position=0,
-        occurred_at=datetime(2026, 1, 1, tzinfo=UTC),
+        occurred_at=STAMP,
         seq=event_seq,
         rating_before=1500.0,
         rating_after=1516.0,
@@ -106,10 +122,9 @@ def _change_row(change_id: int, event_seq: int) -> tuple[Any, ...]:
     return tuple(values[column] for column in CHANGE_COLUMNS)
 
 
-def _stored_changes(db: Database) -> int:
+def _count(db: Database, sql: str) -> int:
     def count(session: Session) -> int:
-        query = text("SELECT count(*) FROM changes WHERE ladder_id = 'nowhere'")
-        return int(session.execute(query).scalar_one())
+        return int(session.execute(text(sql)).scalar_one())
 
     return db.run(count, write=False)
 
@@ -117,9 +132,10 @@ def _stored_changes(db: Database) -> int:
 def test_a_change_stream_batch_failing_in_the_thread_is_an_integrity_error(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Change rows naming no stored event break the foreign key: the thread's error comes
-    out of the stream as SQLAlchemy's IntegrityError (a lost race to retry elsewhere in the
-    service), nothing is stored, and the pooled connection serves the next transaction."""
+    """Change rows naming no stored event break the foreign key. Written as one batch, they
+    fail in the thread only, and its error comes out of the stream as SQLAlchemy's
+    IntegrityError (what the synchronous path raises), with nothing stored; the pooled
+    connection then serves the next transaction."""
     db = Database(sqlite_url, pool_size=1, max_overflow=0)
     submitted: list[str] = []
     submit = BackgroundInserts.submit
@@ -129,18 +145,18 @@ def test_a_change_stream_batch_failing_in_the_thread_is_an_integrity_error(
         submit(background, statement, parameters)
 
     monkeypatch.setattr(BackgroundInserts, "submit", counted)
+    monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", 2)
     try:
 
         def work(session: Session) -> None:
             with EventRepository(session).change_stream() as stream:
-                stream.batch = 2
-                stream.write([_change_row(1, 1), _change_row(2, 1)])
-                stream.write([_change_row(3, 2)])
+                stream.write([_change_row(1, "nowhere", 1), _change_row(2, "nowhere", 1)])
+                assert not stream.pending  # the whole batch went to the thread
 
         with pytest.raises(IntegrityError):
             db.run(work)
-        assert submitted, "the batch did not go to the thread"
-        assert _stored_changes(db) == 0
+        assert len(submitted) == 1
+        assert _count(db, "SELECT count(*) FROM changes WHERE ladder_id = 'nowhere'") == 0
     finally:
         db.dispose()
 
@@ -148,20 +164,49 @@ def test_a_change_stream_batch_failing_in_the_thread_is_an_integrity_error(
 def test_an_error_in_the_replay_waits_for_the_thread_and_stores_nothing(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The caller fails while the thread still holds a batch (here one that would fail
-    too): the transaction rolls back once the thread let go of the connection, the caller's
-    error is the one raised, and the connection serves the next transaction."""
+    """The caller fails while the thread is still storing a batch of valid rows: the
+    caller's error is the one raised, the thread is let go of the connection before the
+    transaction rolls back, and nothing of it is stored (the ladder, its event, the rows)."""
     db = Database(sqlite_url, pool_size=1, max_overflow=0)
     monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", 1)
+    slow_start = threading.Event()
+    run = BackgroundInserts._run
+
+    def slow(background: BackgroundInserts, statement: str, parameters: list[Any]) -> None:
+        slow_start.set()
+        time.sleep(SLOW_STATEMENT_S)  # the caller fails meanwhile
+        run(background, statement, parameters)
+
+    monkeypatch.setattr(BackgroundInserts, "_run", slow)
     try:
 
         def work(session: Session) -> None:
+            session.add(
+                Ladder(
+                    id="slow", system="elo", params={}, state={}, created_at=STAMP,
+                    updated_at=STAMP,
+                )
+            )  # fmt: skip
+            session.flush()
+            session.add(
+                Event(
+                    seq=1, ladder_id="slow", kind="game", external_id="g", occurred_at=STAMP,
+                    body={}, body_hash="0" * 64, rated=True, created_at=STAMP,
+                )
+            )  # fmt: skip
+            session.flush()
             with EventRepository(session).change_stream() as stream:
-                stream.write([_change_row(1, 1)])
+                stream.write([_change_row(1, "slow", 1)])
+                assert slow_start.wait(SLOW_STATEMENT_S)
                 raise ArithmeticError("the engine failed")
 
         with pytest.raises(ArithmeticError, match="the engine failed"):
             db.run(work)
-        assert _stored_changes(db) == 0
+        assert _count(db, "SELECT count(*) FROM ladders WHERE id = 'slow'") == 0
+        assert _count(db, "SELECT count(*) FROM changes WHERE ladder_id = 'slow'") == 0
     finally:
         db.dispose()
+
+
+#: Long enough for the caller to fail while the thread holds a statement.
+SLOW_STATEMENT_S = 0.3

@@ -37,6 +37,7 @@ from app.repositories.sqlite_inserts import (
     BackgroundInserts,
     insert_statements,
     rows_per_statement,
+    variable_limit,
 )
 
 #: Session key of the next change id a SQLite transaction may hand out.
@@ -386,7 +387,7 @@ class EventRepository:
         self, rows: list[dict[str, Any]], *, copy_from: int = COPY_MIN_ROWS
     ) -> None:
         """Insert change rows that carry their ids (a replay's): the same rows as
-        ``insert_changes``, written with COPY on PostgreSQL and the driver's executemany on
+        ``insert_changes``, written with COPY on PostgreSQL and multi-row INSERTs on
         SQLite, with no per-row ORM or statement work. ``copy_from``: the fewest rows worth
         a COPY (a group commit's few dozen already are)."""
         if len(rows) < copy_from:
@@ -436,10 +437,16 @@ class EventRepository:
             cursor.close()
 
     def sqlite_inserts(
-        self, table: Table, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+        self,
+        table: Table,
+        columns: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+        variables: int | None = None,
     ) -> Iterator[tuple[str, list[Any]]]:
         """SQLite INSERTs of many rows each (``sqlite_inserts.insert_statements``), values
-        converted as the columns' own bind processors would (JSON as text, times as text)."""
+        converted as the columns' own bind processors would (JSON as text, times as text).
+        ``variables``: the connection's bound-variable limit, if known (asking the
+        connection is a call into it)."""
         connection = self.session.connection()
         driver = connection.connection.driver_connection
         assert isinstance(driver, sqlite3.Connection)
@@ -463,7 +470,9 @@ class EventRepository:
             for index, processor in processors:
                 values[index] = processor(values[index])
             values_list.append(values)
-        per_statement = rows_per_statement(driver, len(columns))
+        if variables is None:
+            variables = variable_limit(driver)
+        per_statement = rows_per_statement(variables, len(columns))
         return insert_statements(table.name, columns, values_list, per_statement)
 
     def delete_changes_from(self, ladder_id: str, start: datetime | None) -> list[tuple[str, str]]:
@@ -634,7 +643,7 @@ class EventRepository:
 
     def insert_events_with_seqs(self, rows: list[dict[str, Any]], seqs: Sequence[int]) -> None:
         """Insert events whose seqs were drawn beforehand, below the ORM (COPY on
-        PostgreSQL, the driver's executemany on SQLite)."""
+        PostgreSQL, multi-row INSERTs on SQLite)."""
         if rows:
             self._write_rows(
                 cast(Table, Event.__table__),
@@ -718,8 +727,10 @@ class ChangeStream:
         if error is None:
             try:
                 self.pause()
-            finally:
-                self._end_background()
+            except BaseException:
+                self._end_background(discard=True)
+                raise
+            self._end_background()
             return
         self._end_background(discard=True)
         if self._copy_context is not None:
@@ -794,7 +805,8 @@ class ChangeStream:
             driver = connection.connection.driver_connection
             assert isinstance(driver, sqlite3.Connection)
             self._background = BackgroundInserts(driver, partial(driver_errors, connection))
-        for statement, parameters in self.events.sqlite_inserts(table, columns, rows):
+        statements = self.events.sqlite_inserts(table, columns, rows, self._background.variables)
+        for statement, parameters in statements:
             self._background.submit(statement, parameters)
 
     def _end_background(self, *, discard: bool = False) -> None:

@@ -57,8 +57,8 @@ from app.repositories.ratings import (
     update_groups,
 )
 
-#: Unpipelined: a group's changes go out below the ORM (COPY on PostgreSQL, the driver's
-#: executemany on SQLite) from this many rows; a single row goes through the ORM's insert.
+#: Unpipelined: a group's changes go out below the ORM (COPY on PostgreSQL, INSERTs of
+#: many rows each on SQLite) from this many rows; a single row goes through the ORM's insert.
 BULK_FROM_ROWS = 2
 _DIALECT = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
 _PLAYER_RATINGS = cast(Table, PlayerRating.__table__)

@@ -24,9 +24,13 @@ from typing import Any
 MAX_ROWS_PER_STATEMENT = 2_000
 
 
-def rows_per_statement(driver: sqlite3.Connection, width: int) -> int:
-    """How many rows of ``width`` values one statement can bind on this connection."""
-    variables = driver.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+def variable_limit(driver: sqlite3.Connection) -> int:
+    """How many values one statement can bind on this connection."""
+    return driver.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+
+
+def rows_per_statement(variables: int, width: int) -> int:
+    """How many rows of ``width`` values one statement binds, ``variables`` at most."""
     return max(1, min(MAX_ROWS_PER_STATEMENT, variables // width))
 
 
@@ -34,8 +38,8 @@ def insert_statements(
     table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], per_statement: int
 ) -> Iterator[tuple[str, list[Any]]]:
     """(statement, parameters) inserting ``rows`` (values in the order of ``columns``) in
-    statements of ``per_statement`` rows; the full-size text is built once, so the driver's
-    statement cache prepares it once."""
+    statements of ``per_statement`` rows (the last may hold fewer). Statements of as many
+    rows have the same text, which the driver's statement cache prepares once."""
     head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
     one = f"({', '.join('?' * len(columns))})"
     full = head + ", ".join([one] * per_statement)
@@ -52,7 +56,11 @@ class BackgroundInserts:
     returns once every statement submitted ran and raises the first failure's driver error
     inside ``errors(statement)`` (the caller's translation of driver errors, run in the
     caller's thread). After a failure the statements still queued are skipped: the
-    caller's transaction is going to roll back. :meth:`close` ends the thread.
+    caller's transaction is going to roll back. So is any statement that would run outside
+    a transaction (after the caller rolled back without waiting, say, interrupted): on a
+    connection that issues its own BEGIN it would be committed on its own. :meth:`close`
+    ends the thread. ``variables``: the connection's bound-variable limit, read before the
+    thread starts.
     """
 
     def __init__(
@@ -62,6 +70,7 @@ class BackgroundInserts:
     ) -> None:
         self._driver = driver
         self._errors = errors
+        self.variables = variable_limit(driver)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-inserts")
         self._pending: list[Future[None]] = []
         self._failed = threading.Event()
@@ -70,21 +79,22 @@ class BackgroundInserts:
         self._pending.append(self._executor.submit(self._run, statement, parameters))
 
     def _run(self, statement: str, parameters: list[Any]) -> None:
-        if self._failed.is_set():
+        if self._failed.is_set() or not self._driver.in_transaction:
             return
-        cursor = self._driver.cursor()
         try:
-            cursor.execute(statement, parameters)
+            cursor = self._driver.cursor()
+            try:
+                cursor.execute(statement, parameters)
+            finally:
+                cursor.close()
         except BaseException as error:
             self._failed.set()
             raise _Failed(statement) from error
-        finally:
-            cursor.close()
 
     def wait(self) -> None:
         """Return once every submitted statement ran (or was skipped after a failure)."""
+        wait(self._pending)  # interrupted, they stay pending: close() waits for them again
         pending, self._pending = self._pending, []
-        wait(pending)
         for future in pending:
             failure = future.exception()
             if isinstance(failure, _Failed):
