@@ -179,6 +179,7 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
     the stored changes and ratings are those of the same games stored the other way
     (events inserted first)."""
     from app.repositories import events as event_repository
+    from app.repositories.sqlite_inserts import BackgroundInserts
     from app.services import batch, ledger
 
     def games(ladder: str) -> list[dict[str, Any]]:
@@ -205,11 +206,22 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
         lead_events(stream, rows)
 
     monkeypatch.setattr(event_repository.ChangeStream, "lead_events", counted)
+    threaded: list[str] = []  # SQLite: the tables of the statements given to the thread
+    submit = BackgroundInserts.submit
+
+    def spied(background: BackgroundInserts, statement: str, parameters: list[Any]) -> None:
+        threaded.append(statement.split()[2])
+        submit(background, statement, parameters)
+
+    monkeypatch.setattr(BackgroundInserts, "submit", spied)
     await make_ladder(client, "led", "elo")
     answer = await client.post("/games/batch", json={"games": games("led")})
     assert answer.status_code == 200
     assert answer.json()["created"] == 40
     assert led_batches == [40]
+    if database.is_sqlite:
+        assert threaded[0] == "events"
+        assert ("changes" in threaded) == (held_back < 2 * ledger.EVENT_PAGE)
 
     led = await _stored_changes(database, "led")
     assert led == await _stored_changes(database, "plain")
