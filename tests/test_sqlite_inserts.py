@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -17,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.core.database import Database
-from app.models import Event, Ladder
+from app.models import Ladder
 from app.repositories import events as event_repository
 from app.repositories.events import CHANGE_COLUMNS, EventRepository
 from app.repositories.sqlite_inserts import BackgroundInserts, insert_statements
@@ -164,11 +165,17 @@ def test_a_change_stream_batch_failing_in_the_thread_is_an_integrity_error(
 def test_an_error_in_the_replay_waits_for_the_thread_and_stores_nothing(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The caller fails while the thread is still storing a batch of valid rows: the
-    caller's error is the one raised, the thread is let go of the connection before the
-    transaction rolls back, and nothing of it is stored (the ladder, its event, the rows)."""
+    """The caller fails while the thread is still storing events of a stored ladder (rows
+    that would be accepted on their own): the caller's error is the one raised, and none of
+    them is stored, neither in the rolled-back transaction nor after it."""
     db = Database(sqlite_url, pool_size=1, max_overflow=0)
-    monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", 1)
+    ladder = f"slow-{uuid.uuid4().hex}"
+
+    def create(session: Session) -> None:
+        session.add(
+            Ladder(id=ladder, system="elo", params={}, state={}, created_at=STAMP, updated_at=STAMP)
+        )
+
     slow_start = threading.Event()
     run = BackgroundInserts._run
 
@@ -178,35 +185,29 @@ def test_an_error_in_the_replay_waits_for_the_thread_and_stores_nothing(
         run(background, statement, parameters)
 
     monkeypatch.setattr(BackgroundInserts, "_run", slow)
+    event = {
+        "seq": _UNUSED_ID, "ladder_id": ladder, "kind": "game", "external_id": "g",
+        "occurred_at": STAMP, "body": {}, "body_hash": "0" * 64, "rated": True,
+        "tournament": None, "created_at": STAMP,
+    }  # fmt: skip
     try:
+        db.run(create)
 
         def work(session: Session) -> None:
-            session.add(
-                Ladder(
-                    id="slow", system="elo", params={}, state={}, created_at=STAMP,
-                    updated_at=STAMP,
-                )
-            )  # fmt: skip
-            session.flush()
-            session.add(
-                Event(
-                    seq=1, ladder_id="slow", kind="game", external_id="g", occurred_at=STAMP,
-                    body={}, body_hash="0" * 64, rated=True, created_at=STAMP,
-                )
-            )  # fmt: skip
-            session.flush()
             with EventRepository(session).change_stream() as stream:
-                stream.write([_change_row(1, "slow", 1)])
+                stream.lead_events([event])
                 assert slow_start.wait(SLOW_STATEMENT_S)
                 raise ArithmeticError("the engine failed")
 
         with pytest.raises(ArithmeticError, match="the engine failed"):
             db.run(work)
-        assert _count(db, "SELECT count(*) FROM ladders WHERE id = 'slow'") == 0
-        assert _count(db, "SELECT count(*) FROM changes WHERE ladder_id = 'slow'") == 0
+        time.sleep(SLOW_STATEMENT_S)  # a statement let loose would have run by now
+        assert _count(db, f"SELECT count(*) FROM events WHERE ladder_id = '{ladder}'") == 0
     finally:
         db.dispose()
 
 
+#: An event seq no other test's rows reach (the test database is shared by the session).
+_UNUSED_ID = 2**40
 #: Long enough for the caller to fail while the thread holds a statement.
 SLOW_STATEMENT_S = 0.3
