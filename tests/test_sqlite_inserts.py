@@ -154,10 +154,34 @@ def test_a_change_stream_batch_failing_in_the_thread_is_an_integrity_error(
                 stream.write([_change_row(1, "nowhere", 1), _change_row(2, "nowhere", 1)])
                 assert not stream.pending  # the whole batch went to the thread
 
-        with pytest.raises(IntegrityError):
+        with pytest.raises(IntegrityError) as raised:
             db.run(work)
+        assert (
+            raised.value.statement == f"INSERT INTO changes ({', '.join(CHANGE_COLUMNS)}) VALUES …"
+        )
         assert len(submitted) == 1
         assert _count(db, "SELECT count(*) FROM changes WHERE ladder_id = 'nowhere'") == 0
+    finally:
+        db.dispose()
+
+
+def test_a_synchronous_bulk_insert_names_its_statement_by_shape(sqlite_url: str) -> None:
+    """Rows below a batch are inserted at the pause, in the caller's thread; a failure there
+    names the statement by table and columns, as the thread's does, not by its thousands
+    of placeholders."""
+    db = Database(sqlite_url, pool_size=1, max_overflow=0)
+    try:
+
+        def work(session: Session) -> None:
+            with EventRepository(session).change_stream() as stream:
+                stream.write([_change_row(1, "nowhere", 1), _change_row(2, "nowhere", 1)])
+                assert stream.pending  # below a batch: nothing went to the thread
+
+        with pytest.raises(IntegrityError) as raised:
+            db.run(work)
+        assert (
+            raised.value.statement == f"INSERT INTO changes ({', '.join(CHANGE_COLUMNS)}) VALUES …"
+        )
     finally:
         db.dispose()
 

@@ -37,6 +37,7 @@ from app.repositories.sqlite_inserts import (
     BackgroundInserts,
     insert_statements,
     rows_per_statement,
+    statement_shape,
     variable_limit,
 )
 
@@ -403,7 +404,7 @@ class EventRepository:
 
     def _write_rows(self, table: Table, columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
         """Rows (dicts holding every one of ``columns``) into ``table``, below the ORM."""
-        self._write_values(table, columns, [[row[c] for c in columns] for row in rows])
+        self._write_values(table, columns, _values(columns, rows))
 
     def _write_values(
         self, table: Table, columns: Sequence[str], rows: Sequence[Sequence[Any]]
@@ -431,7 +432,7 @@ class EventRepository:
         cursor = driver.cursor()
         try:
             for statement, parameters in statements:
-                with driver_errors(connection, statement):
+                with driver_errors(connection, statement_shape(statement)):
                     cursor.execute(statement, parameters)
         finally:
             cursor.close()
@@ -755,9 +756,7 @@ class ChangeStream:
         """
         table = cast(Table, Event.__table__)
         if not self.postgres:
-            self._store_in_background(
-                table, EVENT_COLUMNS, [[r[c] for c in EVENT_COLUMNS] for r in rows]
-            )
+            self._store_in_background(table, EVENT_COLUMNS, _values(EVENT_COLUMNS, rows))
             return
         self.pause()
         self._open(self.EVENTS_STATEMENT)
@@ -848,6 +847,11 @@ class ChangeStream:
                 context.__exit__(None, None, None)
         finally:
             cursor.close()
+
+
+def _values(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> list[list[Any]]:
+    """Rows given as dicts, as lists of their values in the order of ``columns``."""
+    return [[row[column] for column in columns] for row in rows]
 
 
 def _json_encoded(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> Iterator[list[Any]]:

@@ -34,6 +34,12 @@ def rows_per_statement(variables: int, width: int) -> int:
     return max(1, min(MAX_ROWS_PER_STATEMENT, variables // width))
 
 
+def statement_shape(statement: str) -> str:
+    """A multi-row INSERT as errors and logs name it: its table and columns, not its
+    thousands of placeholders."""
+    return statement.split(" VALUES ", 1)[0] + " VALUES …"
+
+
 def insert_statements(
     table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], per_statement: int
 ) -> Iterator[tuple[str, list[Any]]]:
@@ -118,7 +124,5 @@ class _Failed(Exception):
     """A background statement failed; the driver's error is the cause."""
 
     def __init__(self, statement: str) -> None:
-        # The statement's shape, not its thousands of placeholders, for the error message.
-        shape = statement.split(" VALUES ", 1)[0]
-        super().__init__(shape)
-        self.statement = f"{shape} VALUES …"
+        self.statement = statement_shape(statement)
+        super().__init__(self.statement)
