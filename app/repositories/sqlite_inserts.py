@@ -35,9 +35,10 @@ def rows_per_statement(variables: int, width: int) -> int:
 
 
 def statement_shape(statement: str) -> str:
-    """A multi-row INSERT as errors and logs name it: its table and columns, not its
-    thousands of placeholders."""
-    return statement.split(" VALUES ", 1)[0] + " VALUES …"
+    """A statement as errors and logs name it: a multi-row INSERT by its table and columns,
+    not its thousands of placeholders; any other statement as it is."""
+    head, values, _rows = statement.partition(" VALUES ")
+    return head + " VALUES …" if values else statement
 
 
 def insert_statements(

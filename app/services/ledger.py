@@ -24,7 +24,7 @@ from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, rate_ev
 from app.engine.protocols import GameRater, TournamentRater
 from app.engine.types import Game, LadderEvent, Outcome, PlayerKey, PlayerState, Tournament
 from app.models import Change, Ladder
-from app.repositories.events import EventRepository
+from app.repositories.events import EventRepository, RetiredChanges
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingKey, RatingRepository
 from app.services.conversion import stored_to_engine
@@ -493,7 +493,15 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
     runtime = runtime_for(ladder)
     per_faction = runtime.info.per_faction
     ladder_state = _ladder_state_at(events, runtime, ladder, start)
-    touched = set(events.delete_changes_from(ladder.id, start))
+    touched: set[RatingKey] | None = None
+    retired: RetiredChanges | None = None
+    if start is not None:
+        touched = set(events.delete_changes_from(ladder.id, start))
+    else:
+        # On SQLite the old changes are deleted while the new ones are rated.
+        retired = events.retire_changes(ladder.id)
+        if retired is None:
+            events.delete_changes_from(ladder.id, None)
     pages = (
         [
             (Placed(seq, occurred_at, rated), stored_to_engine(kind, body, per_faction))
@@ -501,9 +509,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
         ]
         for page in events.live_rows(ladder.id, start, EVENT_PAGE)
     )
-    return _replay(
-        session, ladder, runtime, ladder_state, None if start is None else touched, pages
-    )
+    return _replay(session, ladder, runtime, ladder_state, touched, pages, retired=retired)
 
 
 def append(
@@ -546,13 +552,16 @@ def _replay(
     touched: set[RatingKey] | None,
     pages: Iterable[list[tuple[Placed, LadderEvent]]],
     event_rows: list[dict[str, Any]] | None = None,
+    *,
+    retired: RetiredChanges | None = None,
 ) -> tuple[int, int]:
     """Rate ``pages`` of events in history order, write their changes and the ratings.
 
     ``touched``: the ratings that lost changes (each starts from its newest surviving change);
     the others start from their current row; None: a replay from scratch. ``event_rows``:
     the events themselves, not stored yet; they go out once the first page's starting
-    states and ids are read, ahead of its changes.
+    states and ids are read, ahead of its changes. ``retired``: old changes the change
+    stream deletes as it goes (a replay from scratch on SQLite).
     """
     events = EventRepository(session)
     ratings = RatingRepository(session)
@@ -569,6 +578,8 @@ def _replay(
     # Changes stream out while the next events are rated (one COPY per page on PostgreSQL);
     # the stream pauses for every other statement: the next page, starting states, ids.
     with events.change_stream() as stream:
+        if retired is not None:
+            stream.retire(retired)
         ids.before_query = stream.pause
         remaining = iter(pages)
         while True:

@@ -227,3 +227,102 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
     assert led == await _stored_changes(database, "plain")
     assert len(led) == 2 * 40
     assert stored_ratings(database, "led") == stored_ratings(database, "plain")
+
+
+async def _change_ids(database: Database, ladder: str) -> list[int]:
+    from sqlalchemy import text
+
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            text("SELECT id FROM changes WHERE ladder_id = :ladder ORDER BY id"),
+            {"ladder": ladder},
+        )
+        return [row[0] for row in rows]
+
+
+async def _interleaved_ladders(client: httpx.AsyncClient, games: int) -> None:
+    """Ladders ``a`` and ``b`` whose games (so whose change ids) alternate."""
+    await make_ladder(client, "a", "elo")
+    await make_ladder(client, "b", "elo")
+    for i in range(games):
+        for ladder in ("a", "b"):
+            ranks = {f"p{i % 5}": 1, f"p{(i + 1) % 5}": 2}
+            await post_game(client, game(ladder, f"g{i:02d}", ranks, minutes=i))
+
+
+@pytest.mark.parametrize("batch_rows", [4, 1_000])
+async def test_full_recompute_replaces_every_old_change(
+    client: httpx.AsyncClient,
+    database: Database,
+    monkeypatch: pytest.MonkeyPatch,
+    batch_rows: int,
+) -> None:
+    """A replay from scratch replaces all of a ladder's changes and no other ladder's. On
+    SQLite the old ones are deleted while the new ones are written (``retire_changes``):
+    with batches of 4 rows a range of 8 old ids goes to the stream's thread after every
+    second batch; with 1,000 the rows wait for the page's end and the old ones are deleted
+    at the end. The other ladder's changes sit between the old ids and must survive."""
+    from app.repositories import events as event_repository
+    from app.repositories.sqlite_inserts import BackgroundInserts
+    from app.services import ledger
+
+    await _interleaved_ladders(client, 20)
+    before_a = await _stored_changes(database, "a")
+    before_b = await _stored_changes(database, "b")
+    old_ids = await _change_ids(database, "a")
+    ids_b = await _change_ids(database, "b")
+    assert len(old_ids) == len(ids_b) == 2 * 20
+
+    monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
+    monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", batch_rows)
+    monkeypatch.setattr(event_repository, "RETIRE_ROWS", 8)
+    threaded: list[str] = []
+    submit = BackgroundInserts.submit
+
+    def spied(background: BackgroundInserts, statement: str, parameters: list[Any]) -> None:
+        threaded.append(statement.split()[0])
+        submit(background, statement, parameters)
+
+    monkeypatch.setattr(BackgroundInserts, "submit", spied)
+    recompute_ladder(database, "a", None)
+
+    new_ids = await _change_ids(database, "a")
+    assert len(new_ids) == 2 * 20
+    assert min(new_ids) > max(old_ids + ids_b)  # every old change gone, none reused
+    assert await _stored_changes(database, "a") == before_a
+    assert await _change_ids(database, "b") == ids_b
+    assert await _stored_changes(database, "b") == before_b
+    if database.is_sqlite:
+        assert ("DELETE" in threaded) == (batch_rows < 2 * ledger.EVENT_PAGE)
+
+
+async def test_failed_full_recompute_keeps_the_old_changes(
+    client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay from scratch that fails part way (here the engine, at the 15th of 20 events, after
+    ranges of old changes went to the SQLite thread) stores nothing: the old changes, the
+    ratings and the other ladder stay as they were."""
+    from app.repositories import events as event_repository
+    from app.services import ledger
+
+    await _interleaved_ladders(client, 20)
+    ids_a, ids_b = await _change_ids(database, "a"), await _change_ids(database, "b")
+    ratings_a = stored_ratings(database, "a")
+    monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
+    monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", 4)
+    monkeypatch.setattr(event_repository, "RETIRE_ROWS", 8)
+    rate_event = ledger.rate_event
+    rated: list[int] = []
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        rated.append(1)
+        if len(rated) == 15:
+            raise RuntimeError("engine failure for the test")
+        return rate_event(*args, **kwargs)
+
+    monkeypatch.setattr(ledger, "rate_event", failing)
+    with pytest.raises(RuntimeError, match="engine failure"):
+        recompute_ladder(database, "a", None)
+    assert await _change_ids(database, "a") == ids_a
+    assert await _change_ids(database, "b") == ids_b
+    assert stored_ratings(database, "a") == ratings_a
