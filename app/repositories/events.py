@@ -512,14 +512,16 @@ class EventRepository:
             return None
         session = self.session
         session.execute(text("PRAGMA defer_foreign_keys = ON"))
-        first = session.scalar(select(func.min(Change.id)).where(Change.ladder_id == ladder_id))
-        last = session.scalar(select(func.max(Change.id)))
+        first, last = session.execute(
+            select(func.min(Change.id), func.max(Change.id)).where(Change.ladder_id == ladder_id)
+        ).one()
         session.execute(
             delete(Change).where(Change.ladder_id == ladder_id, Change.prev_change_id.is_(None))
         )
         if first is None or last is None:
             return RetiredChanges(ladder_id, 1, 0)
-        # New ids from above the old ones, even once the largest is deleted.
+        # New ids from above the old ones, even once the largest is deleted (the allocation
+        # also stays above every other ladder's).
         session.info[NEXT_CHANGE_ID] = max(session.info.get(NEXT_CHANGE_ID, 0), last + 1)
         return RetiredChanges(ladder_id, int(first), int(last))
 
@@ -721,8 +723,8 @@ def _count_if(condition: Any) -> Any:
 @dataclass(slots=True)
 class RetiredChanges:
     """A ladder's changes that a replay from scratch deletes as it goes: every one with an
-    id up to ``last``; ``next`` is the lowest id not yet covered (the ladder's first change,
-    then where the deletes have reached)."""
+    id up to ``last`` (the ladder's newest change); ``next`` is the lowest id not yet covered
+    (the ladder's first change, then where the deletes have reached)."""
 
     ladder_id: str
     next: int
@@ -878,8 +880,13 @@ class ChangeStream:
         old, self._retiring = self._retiring, None
         span = None if old is None else old.take(old.last + 1 - old.next)
         if old is not None and span is not None:
-            connection = self.events.session.connection()
-            connection.exec_driver_sql(_RETIRE_RANGE, (span[0], span[1], old.ladder_id))
+            # Once, through the ladder's index: by the primary key, a ladder whose ids lie
+            # scattered in a large table would read every other ladder's rows in between.
+            self.events.session.execute(
+                delete(Change).where(
+                    Change.ladder_id == old.ladder_id, Change.id.between(span[0], span[1])
+                )
+            )
 
     def pause(self) -> None:
         """Store everything written so far; the session is free for other statements."""
