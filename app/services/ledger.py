@@ -497,11 +497,8 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
     retired: RetiredChanges | None = None
     if start is not None:
         touched = set(events.delete_changes_from(ladder.id, start))
-    else:
-        # On SQLite the old changes are deleted while the new ones are rated.
+    else:  # on SQLite most old changes are deleted while the new ones are rated
         retired = events.retire_changes(ladder.id)
-        if retired is None:
-            events.delete_changes_from(ladder.id, None)
     pages = (
         [
             (Placed(seq, occurred_at, rated), stored_to_engine(kind, body, per_faction))
