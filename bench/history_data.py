@@ -26,6 +26,7 @@ from typing import Any
 from app.engine.ledger import event_ranks, outcomes_by_rank, replay
 from app.engine.types import Game
 from app.repositories.events import CHANGE_COLUMNS
+from app.repositories.sqlite_inserts import insert_statements, rows_per_statement
 from app.schemas.events import GameIn
 from app.services.batch import game_item
 from app.services.runtime import Runtime, configure, db_key, encode_state, plain
@@ -35,8 +36,6 @@ EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 GAME_SPACING = timedelta(seconds=30)
 #: Share of two-player games that are draws (equal ranks), and of 4-player games with a tie.
 DRAW_SHARE = 0.1
-#: Rows per INSERT of the raw SQLite ceiling (as the service: app.repositories.sqlite_inserts).
-RAW_ROWS_PER_STATEMENT = 2_000
 
 EVENT_COLUMNS = (
     "seq", "ladder_id", "kind", "external_id", "occurred_at", "body", "body_hash", "rated",
@@ -239,14 +238,9 @@ def _insert_many_per_statement(
     rows: list[tuple[Any, ...]],
     variables: int,
 ) -> None:
-    per = min(RAW_ROWS_PER_STATEMENT, variables // len(columns))
-    values = f"({', '.join('?' * len(columns))})"
-    for begin in range(0, len(rows), per):
-        part = rows[begin : begin + per]
-        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES " + ", ".join(
-            [values] * len(part)
-        )
-        connection.execute(sql, [value for row in part for value in row])
+    per_statement = rows_per_statement(variables, len(columns))
+    for sql, parameters in insert_statements(table, columns, rows, per_statement):
+        connection.execute(sql, parameters)
 
 
 def raw_insert_postgres(
