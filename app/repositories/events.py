@@ -6,7 +6,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any, cast
 
@@ -323,13 +323,12 @@ class EventRepository:
 
     def ladder_state_before(self, ladder_id: str, start: datetime) -> dict[str, Any] | None:
         """Ladder-wide state after the last live event before ``start`` (None: initial)."""
+        return self._last_ladder_state(ladder_id, Event.occurred_at < start)
+
+    def _last_ladder_state(self, ladder_id: str, condition: Any) -> dict[str, Any] | None:
         return self.session.scalar(
             select(Event.ladder_state_after)
-            .where(
-                Event.ladder_id == ladder_id,
-                Event.voided_at.is_(None),
-                Event.occurred_at < start,
-            )
+            .where(Event.ladder_id == ladder_id, Event.voided_at.is_(None), condition)
             .order_by(Event.occurred_at.desc(), Event.seq.desc())
             .limit(1)
         )
@@ -545,11 +544,13 @@ class EventRepository:
         return result
 
     def last_changes_at(self, ladder_id: str, at: datetime) -> list[Change]:
-        """Each rating's last change at or before ``at`` (its state as of then)."""
-        return self.last_changes_before(ladder_id, at + timedelta(microseconds=1))
+        """Each rating's last change at or before ``at`` (its state as of then). Not "before
+        ``at`` + 1 µs": after the last representable time there is none."""
+        return self._newest_changes(Change.ladder_id == ladder_id, Change.occurred_at <= at)
 
     def ladder_state_at(self, ladder_id: str, at: datetime) -> dict[str, Any] | None:
-        return self.ladder_state_before(ladder_id, at + timedelta(microseconds=1))
+        """Ladder-wide state after the last live event at or before ``at``."""
+        return self._last_ladder_state(ladder_id, Event.occurred_at <= at)
 
     def _newest_changes(self, *conditions: Any) -> list[Change]:
         """Each rating's newest change among those matching ``conditions``."""

@@ -37,7 +37,16 @@ MAX_TEXT_LENGTH = 500
 def _require_utc(value: datetime) -> datetime:
     if value.tzinfo is None:
         raise ValueError("must carry a timezone (RFC 3339, e.g. 2026-11-29T10:00:00Z)")
-    return value.astimezone(UTC)
+    return in_utc(value)
+
+
+def in_utc(value: datetime) -> datetime:
+    """``value`` (timezone-aware) in UTC; ValueError when that falls outside years 1-9999
+    (0001-01-01T00:00:00+01:00 is still year 0 in UTC)."""
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("is outside years 1 to 9999 once converted to UTC") from None
 
 
 #: An RFC 3339 timestamp with an explicit offset, normalised to UTC.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy.orm import Session
@@ -680,21 +680,17 @@ def states_as_of(
     missing = [k for k in keys if k not in states and db_key(k) in rows]
     if missing:
         wanted = {db_key(k) for k in missing}
-        for change in events.last_changes_before(ladder.id, _just_after(at)):
+        for change in events.last_changes_at(ladder.id, at):
             if (change.player, change.faction) in wanted:
                 states[engine_key(change.player, change.faction)] = decode_state(change.state_after)
     ladder_state: Any = ladder.state
     if runtime.info.ladder_scoped:
         latest = events.latest(ladder.id)
         if latest is not None and latest[0] > at:
-            ladder_state = events.ladder_state_before(ladder.id, _just_after(at))
+            ladder_state = events.ladder_state_at(ladder.id, at)
             if ladder_state is None:
                 ladder_state = plain(runtime.rater.initial_ladder_state())
     return states, ladder_state
-
-
-def _just_after(at: datetime) -> datetime:
-    return at + timedelta(microseconds=1)
 
 
 def stored_changes(session: Session, seq: int) -> list[Change]:

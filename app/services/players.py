@@ -259,7 +259,7 @@ def get_leaderboard(
         if days is None:
             days = info.default_active_within_days
         reference = as_of or now()
-        active_since = None if not days else reference - timedelta(days=days)
+        active_since = None if not days else _days_before(reference, days)
         direction = order or ("asc" if sort == "name" else "desc")
         if as_of is not None:
             return _board_as_of(
@@ -340,3 +340,11 @@ def adjust_player(db: Database, ladder_id: str, player: str, body: AdjustmentIn)
     run_write(db, work)
     metrics.record_applied(ladder_id, system, ADJUSTMENT)
     return get_player(db, ladder_id, player)
+
+
+def _days_before(reference: datetime, days: int) -> datetime | None:
+    """``days`` before ``reference``; None (no limit) when that is before year 1."""
+    try:
+        return reference - timedelta(days=days)
+    except OverflowError:
+        return None

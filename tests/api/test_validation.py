@@ -117,3 +117,38 @@ async def test_unknown_route_is_problem_json(client: httpx.AsyncClient) -> None:
     response = await client.get("/nowhere")
     assert response.status_code == 404
     assert response.headers["content-type"] == "application/problem+json"
+
+
+#: RFC 3339 times whose UTC value falls outside Python's years 1-9999.
+OUT_OF_RANGE_TIMES = ("0001-01-01T00:00:00+01:00", "9999-12-31T23:30:00-01:00")
+
+
+@pytest.mark.parametrize("played_at", OUT_OF_RANGE_TIMES)
+async def test_a_time_outside_the_years_in_utc_is_refused(
+    fundox: httpx.AsyncClient, played_at: str
+) -> None:
+    body = game("club", "g1", {"a": 1, "b": 2})
+    body["played_at"] = played_at
+    problem = await _assert_rejected(fundox, body, ["played_at"])
+    assert "outside years 1 to 9999" in str(problem["errors"])
+
+
+@pytest.mark.parametrize(
+    "as_of", [*OUT_OF_RANGE_TIMES, "9999-12-31T23:59:59.999999Z", "0001-01-01T00:00:00Z"]
+)
+@pytest.mark.parametrize(
+    "path",
+    ["/ladders/club/players/a", "/ladders/club/players/a/history", "/ladders/club/leaderboard"],
+)
+async def test_as_of_at_the_edges_of_time_is_answered_or_refused(
+    fundox: httpx.AsyncClient, path: str, as_of: str
+) -> None:
+    """Never a 500: outside the years in UTC a 422 naming as_of; at the very edges an answer
+    (nothing was played by then, or everything was)."""
+    await fundox.post("/games", json=game("club", "g1", {"a": 1, "b": 2}))
+    response = await fundox.get(path, params={"as_of": as_of})
+    if as_of in OUT_OF_RANGE_TIMES:
+        assert response.status_code == 422, response.text
+        assert response.json()["errors"][0]["loc"] == ["query", "as_of"]
+    else:
+        assert response.status_code in (200, 404), response.text

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query
@@ -14,6 +14,7 @@ from app.schemas.common import (
     MAX_OFFSET,
     MAX_PAGE_SIZE,
     QUERY_TEXT_PATTERN,
+    in_utc,
 )
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
@@ -40,7 +41,10 @@ def _utc(value: datetime | None) -> datetime | None:
         return None
     if value.tzinfo is None:
         raise Invalid.at(("query", "as_of"), "must carry a timezone, e.g. 2026-11-29T10:00:00Z")
-    return value.astimezone(UTC)
+    try:
+        return in_utc(value)
+    except ValueError as exc:
+        raise Invalid.at(("query", "as_of"), str(exc)) from None
 
 
 @router.get(
