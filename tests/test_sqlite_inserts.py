@@ -101,6 +101,42 @@ def test_no_statement_runs_outside_a_transaction(memory: sqlite3.Connection) -> 
     assert memory.execute("SELECT count(*) FROM t").fetchone() == (0,)
 
 
+def test_a_query_reads_after_the_statements_queued_before_it(
+    memory: sqlite3.Connection,
+) -> None:
+    background = BackgroundInserts(memory, _translate)
+    background.submit("INSERT INTO t (n, s) VALUES (?, ?), (?, ?)", [1, "a", 2, "b"])
+    rows = background.query("SELECT n, s FROM t WHERE n >= ? ORDER BY n", [2])
+    background.submit("INSERT INTO t (n, s) VALUES (?, ?)", [3, "c"])
+    assert rows() == [(2, "b")]
+    background.wait()
+    background.close()
+
+
+def test_a_query_after_a_failed_statement_raises_that_failure(
+    memory: sqlite3.Connection,
+) -> None:
+    """The query is skipped, and asking for its rows raises the statement's error."""
+    background = BackgroundInserts(memory, _translate)
+    background.submit("INSERT INTO t (n, s) VALUES (?, ?), (?, ?)", [1, "a", 1, "again"])
+    rows = background.query("SELECT n FROM t", [])
+    with pytest.raises(_Translated) as raised:
+        rows()
+    assert raised.value.args[0].startswith("INSERT INTO t (n, s) VALUES")
+    assert isinstance(raised.value.__cause__, sqlite3.IntegrityError)
+    background.close()
+
+
+def test_a_failed_query_raises_its_own_error(memory: sqlite3.Connection) -> None:
+    background = BackgroundInserts(memory, _translate)
+    rows = background.query("SELECT missing FROM t", [])
+    with pytest.raises(_Translated) as raised:
+        rows()
+    assert raised.value.args[0] == "SELECT missing FROM t"
+    assert isinstance(raised.value.__cause__, sqlite3.OperationalError)
+    background.close()
+
+
 STAMP = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -203,10 +239,12 @@ def test_an_error_in_the_replay_waits_for_the_thread_and_stores_nothing(
     slow_start = threading.Event()
     run = BackgroundInserts._run
 
-    def slow(background: BackgroundInserts, statement: str, parameters: list[Any]) -> None:
+    def slow(
+        background: BackgroundInserts, statement: str, parameters: list[Any], fetch: bool
+    ) -> list[Any] | None:
         slow_start.set()
         time.sleep(SLOW_STATEMENT_S)  # the caller fails meanwhile
-        run(background, statement, parameters)
+        return run(background, statement, parameters, fetch)
 
     monkeypatch.setattr(BackgroundInserts, "_run", slow)
     event = {
@@ -235,3 +273,73 @@ def test_an_error_in_the_replay_waits_for_the_thread_and_stores_nothing(
 _UNUSED_ID = 2**40
 #: Long enough for the caller to fail while the thread holds a statement.
 SLOW_STATEMENT_S = 0.3
+
+
+def test_pages_read_beside_a_stream_equal_pages_read_directly(database: Database) -> None:
+    """The live events at or after a time, in (time, seq) order, voided ones left out: read
+    by the stream's thread on SQLite (ahead of the caller), after a pause on PostgreSQL, and
+    directly, in pages of three that split runs of equal times."""
+    ladder = f"pages-{uuid.uuid4().hex}"
+
+    def create(session: Session) -> None:
+        session.add(
+            Ladder(id=ladder, system="elo", params={}, state={}, created_at=STAMP, updated_at=STAMP)
+        )
+        session.flush()
+        minutes = [5, 1, 3, 3, 3, 0, 7, 3, 9, 2]  # arrival order differs from time order
+        rows = [
+            {
+                "ladder_id": ladder,
+                "kind": "game",
+                "external_id": f"g{index}",
+                "occurred_at": STAMP.replace(minute=minute),
+                "body": {"n": index},
+                "body_hash": "0" * 64,
+                "rated": index % 3 != 0,
+                "tournament": None,
+                "created_at": STAMP,
+            }
+            for index, minute in enumerate(minutes)
+        ]
+        seqs = EventRepository(session).insert_many(rows)
+        session.execute(
+            text("UPDATE events SET voided_at = :at WHERE seq = :seq"),
+            {"at": STAMP.replace(tzinfo=None), "seq": seqs[4]},
+        )
+
+    def read(session: Session) -> tuple[list[list[Any]], list[list[Any]]]:
+        events = EventRepository(session)
+        start = STAMP.replace(minute=2)
+        direct = [[tuple(row) for row in page] for page in events.live_rows(ladder, start, 3)]
+        with events.change_stream() as stream:
+            beside = [
+                [tuple(row) for row in page]
+                for page in events.live_rows(ladder, start, 3, beside=stream)
+            ]
+        return direct, beside
+
+    database.run(create)
+    direct, beside = database.run(read)
+    assert beside == direct
+    # By hand: minutes >= 2 are g0 (5), g2 g3 g4 g7 (3), g6 (7), g8 (9), g9 (2); g4 voided.
+    assert [row[4]["n"] for page in direct for row in page] == [9, 2, 3, 7, 0, 6, 8]
+    assert [len(page) for page in direct] == [3, 3, 1]
+    assert all(isinstance(row[2], datetime) and row[2].tzinfo is not None for row in direct[0])
+    assert [row[3] for row in direct[0]] == [False, True, False]  # rated unless n % 3 == 0
+
+
+def test_a_replay_draws_following_ids_without_a_query_only_on_sqlite(
+    database: Database,
+) -> None:
+    def draw(session: Session) -> tuple[list[int] | None, list[int], list[int] | None]:
+        events = EventRepository(session)
+        before = events.following_change_ids(2)  # nothing allocated yet: unknown
+        first = events.allocate_change_ids(3)
+        return before, first, events.following_change_ids(2)
+
+    before, first, following = database.run(draw)
+    assert before is None
+    if database.is_sqlite:
+        assert following == [first[-1] + 1, first[-1] + 2]
+    else:
+        assert following is None

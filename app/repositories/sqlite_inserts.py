@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, cast
 
 #: One statement's rows at most, whatever SQLite's variable limit allows: bigger statements
 #: save nothing more and hold more parameters in memory at once.
@@ -57,7 +57,8 @@ def insert_statements(
 
 
 class BackgroundInserts:
-    """Statements run in order on ``driver`` by one thread while the caller goes on.
+    """Statements run in order on ``driver`` by one thread while the caller goes on; a
+    :meth:`query` among them is read there too, and its rows handed back.
 
     The caller must not use the connection between :meth:`submit` and :meth:`wait`, which
     returns once every statement submitted ran and raises the first failure's driver error
@@ -79,19 +80,40 @@ class BackgroundInserts:
         self._errors = errors
         self.variables = variable_limit(driver)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-inserts")
-        self._pending: list[Future[None]] = []
+        self._pending: list[Future[list[Any] | None]] = []
         self._failed = threading.Event()
 
-    def submit(self, statement: str, parameters: list[Any]) -> None:
-        self._pending.append(self._executor.submit(self._run, statement, parameters))
+    def submit(self, statement: str, parameters: Sequence[Any]) -> None:
+        self._pending.append(self._executor.submit(self._run, statement, parameters, False))
 
-    def _run(self, statement: str, parameters: list[Any]) -> None:
+    def query(self, statement: str, parameters: Sequence[Any]) -> Callable[[], list[Any]]:
+        """Run ``statement`` after what is queued; returns a function that waits for its
+        rows (raising as :meth:`wait` does). The caller goes on meanwhile."""
+        future: Future[list[Any] | None] = self._executor.submit(
+            self._run, statement, parameters, True
+        )
+        self._pending.append(future)
+
+        def rows() -> list[Any]:
+            wait([future])
+            failure = future.exception()
+            if failure is None:
+                return cast(list[Any], future.result())
+            self.wait()  # the first failure, translated: this one or what made it be skipped
+            raise failure
+
+        return rows
+
+    def _run(self, statement: str, parameters: Sequence[Any], fetch: bool) -> list[Any] | None:
         if self._failed.is_set() or not self._driver.in_transaction:
-            return
+            if fetch:  # a reader needs an answer; a skipped write needs none
+                raise _Skipped(statement_shape(statement))
+            return None
         try:
             cursor = self._driver.cursor()
             try:
                 cursor.execute(statement, parameters)
+                return cursor.fetchall() if fetch else None
             finally:
                 cursor.close()
         except BaseException as error:
@@ -119,6 +141,11 @@ class BackgroundInserts:
         finally:
             self._pending = []
             self._executor.shutdown(wait=True)
+
+
+class _Skipped(Exception):
+    """A query the thread did not run: an earlier statement failed, or the caller's
+    transaction ended."""
 
 
 class _Failed(Exception):

@@ -10,7 +10,7 @@ same engine code as the incremental path, so both give the same numbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -24,7 +24,7 @@ from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, rate_ev
 from app.engine.protocols import GameRater, TournamentRater
 from app.engine.types import Game, LadderEvent, Outcome, PlayerKey, PlayerState, Tournament
 from app.models import Change, Ladder
-from app.repositories.events import EventRepository, RetiredChanges
+from app.repositories.events import ChangeStream, EventRepository, RetiredChanges
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingKey, RatingRepository
 from app.services.conversion import stored_to_engine
@@ -369,6 +369,7 @@ class _IdPool:
     def __init__(self, events: EventRepository) -> None:
         self.events = events
         self.free: list[int] = []
+        self.has_drawn = False
         #: Index of the next free id in ``free`` (slicing the rest off each time was O(n)).
         self.next = 0
         #: Called before drawing ids from the database (a replay pauses its COPY).
@@ -377,11 +378,18 @@ class _IdPool:
     def reserve(self, count: int) -> None:
         """Have at least ``count`` ids at hand (so the next takes need no query)."""
         if len(self.free) - self.next < count:
-            if self.before_query is not None:
-                self.before_query()
+            wanted = max(CHANGE_BATCH, count)
+            # After the first draw, only this pool's ids are stored: the ids that follow
+            # are free, and on SQLite known without a query (which would pause the stream).
+            drawn = self.events.following_change_ids(wanted) if self.has_drawn else None
+            if drawn is None:
+                if self.before_query is not None:
+                    self.before_query()
+                drawn = self.events.allocate_change_ids(wanted)
+            self.has_drawn = True
             self.free = self.free[self.next :]
             self.next = 0
-            self.free.extend(self.events.allocate_change_ids(max(CHANGE_BATCH, count)))
+            self.free.extend(drawn)
 
     def take(self, count: int) -> list[int]:
         self.reserve(count)
@@ -440,8 +448,10 @@ class _Replay:
         ratings: RatingRepository,
         ladder_id: str,
         keys: Iterable[RatingKey],
+        before_query: Callable[[], None] | None = None,
     ) -> None:
-        """Bring in the starting point of ratings not seen yet.
+        """Bring in the starting point of ratings not seen yet (``before_query`` is called
+        first when that takes a query).
 
         A rating that lost no changes starts from its current row (state, chain, counters),
         so a replay that only extends history never rescans earlier changes. One that lost
@@ -454,6 +464,8 @@ class _Replay:
             self.counters[key] = Counters()
         if self.touched is None:
             return  # from scratch: nothing survives, everyone starts fresh
+        if before_query is not None:
+            before_query()
         intact = [k for k in wanted if k not in self.touched]
         for key, row in ratings.current_rows(ladder_id, intact).items():
             self.existing.add(key)
@@ -499,13 +511,14 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
         touched = set(events.delete_changes_from(ladder.id, start))
     else:  # on SQLite most old changes are deleted while the new ones are rated
         retired = events.retire_changes(ladder.id)
-    pages = (
-        [
-            (Placed(seq, occurred_at, rated), stored_to_engine(kind, body, per_faction))
-            for seq, kind, occurred_at, rated, body in page
-        ]
-        for page in events.live_rows(ladder.id, start, EVENT_PAGE)
-    )
+
+    def pages(stream: ChangeStream) -> Iterator[list[tuple[Placed, LadderEvent]]]:
+        for page in events.live_rows(ladder.id, start, EVENT_PAGE, beside=stream):
+            yield [
+                (Placed(seq, occurred_at, rated), stored_to_engine(kind, body, per_faction))
+                for seq, kind, occurred_at, rated, body in page
+            ]
+
     return _replay(session, ladder, runtime, ladder_state, touched, pages, retired=retired)
 
 
@@ -528,7 +541,11 @@ def append(
     events = EventRepository(session)
     runtime = runtime_for(ladder)
     ladder_state = _ladder_state_at(events, runtime, ladder, new[0][0].occurred_at)
-    pages = (list(new[begin : begin + EVENT_PAGE]) for begin in range(0, len(new), EVENT_PAGE))
+
+    def pages(_stream: ChangeStream) -> Iterator[list[tuple[Placed, LadderEvent]]]:
+        for begin in range(0, len(new), EVENT_PAGE):
+            yield list(new[begin : begin + EVENT_PAGE])
+
     return _replay(session, ladder, runtime, ladder_state, set(), pages, rows)
 
 
@@ -547,7 +564,7 @@ def _replay(
     runtime: Runtime,
     ladder_state: Any,
     touched: set[RatingKey] | None,
-    pages: Iterable[list[tuple[Placed, LadderEvent]]],
+    pages: Callable[[ChangeStream], Iterable[list[tuple[Placed, LadderEvent]]]],
     event_rows: list[dict[str, Any]] | None = None,
     *,
     retired: RetiredChanges | None = None,
@@ -572,20 +589,16 @@ def _replay(
     ladder_states: list[tuple[int, dict[str, Any]]] = []
     current_ladder_state: Any = ladder_state
     replayed = 0
-    # Changes stream out while the next events are rated (one COPY per page on PostgreSQL);
-    # the stream pauses for every other statement: the next page, starting states, ids.
+    # Changes stream out while the next events are rated (COPY on PostgreSQL, a thread on
+    # SQLite); the stream pauses for every other statement: starting states, ids, and on
+    # PostgreSQL the next page (SQLite's thread reads it).
     with events.change_stream() as stream:
         if retired is not None:
             stream.retire(retired)
         ids.before_query = stream.pause
-        remaining = iter(pages)
-        while True:
-            stream.pause()
-            page = next(remaining, None)
-            if page is None:
-                break
+        for page in pages(stream):
             keys = [db_key(k) for _, event in page for k in event_keys(info, event)]
-            work.load(events, ratings, ladder.id, set(keys))
+            work.load(events, ratings, ladder.id, set(keys), before_query=stream.pause)
             ids.reserve(len(keys))
             if event_rows is not None:
                 stream.lead_events(event_rows)
