@@ -217,6 +217,8 @@ class EventRepository:
         # PostgreSQL takes a slice as one array parameter (= ANY), so slices can be long; an
         # IN list binds one parameter per id.
         per_query = IDS_PER_ARRAY if postgres else PLAYERS_PER_QUERY
+        if len(keys) > per_query and not self.has_events(ladder_id):
+            return found  # an import into a new ladder: a query per slice would find nothing
         for kind, ids in by_kind.items():
             unique = sorted(set(ids))
             for begin in range(0, len(unique), per_query):
@@ -234,6 +236,11 @@ class EventRepository:
                     if event.external_id is not None:
                         found[(event.kind, event.external_id)] = event
         return found
+
+    def has_events(self, ladder_id: str) -> bool:
+        """The ladder holds any event, live or voided."""
+        found = self.session.scalar(select(Event.seq).where(Event.ladder_id == ladder_id).limit(1))
+        return found is not None
 
     def insert_new(self, values: dict[str, Any]) -> int | None:
         """Insert an event; None when its (ladder, kind, id) is already taken."""

@@ -1,0 +1,57 @@
+"""EventRepository lookups that bulk imports lean on."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy.orm import Session
+
+from app.core.database import Database
+from app.models import Ladder
+from app.repositories.events import IDS_PER_ARRAY, PLAYERS_PER_QUERY, EventRepository
+
+STAMP = datetime(2026, 1, 1, tzinfo=UTC)
+#: More ids than one lookup query takes on either database.
+MANY = max(IDS_PER_ARRAY, PLAYERS_PER_QUERY) + 1
+
+
+def test_find_many_finds_stored_ids_among_many_and_none_in_an_empty_ladder(
+    database: Database,
+) -> None:
+    empty, stored = f"empty-{uuid.uuid4().hex}", f"stored-{uuid.uuid4().hex}"
+    keys = [("game", f"g{n}") for n in range(MANY)]
+
+    def work(session: Session) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+        for ladder in (empty, stored):
+            session.add(
+                Ladder(
+                    id=ladder, system="elo", params={}, state={}, created_at=STAMP, updated_at=STAMP
+                )
+            )
+        session.flush()
+        events = EventRepository(session)
+        last = keys[-1][1]  # in the last slice of the lookup
+        events.insert_many(
+            [
+                {
+                    "ladder_id": stored,
+                    "kind": "game",
+                    "external_id": external_id,
+                    "occurred_at": STAMP,
+                    "body": {},
+                    "body_hash": "0" * 64,
+                    "rated": True,
+                    "tournament": None,
+                    "created_at": STAMP,
+                }
+                for external_id in ("g0", last)
+            ]
+        )
+        assert events.has_events(stored)
+        assert not events.has_events(empty)
+        return set(events.find_many(empty, keys)), set(events.find_many(stored, keys))
+
+    in_empty, in_stored = database.run(work)
+    assert in_empty == set()
+    assert in_stored == {("game", "g0"), ("game", f"g{MANY - 1}")}
