@@ -326,7 +326,7 @@ class EventRepository:
     ) -> Iterator[list[Any]]:
         dialect = self.session.get_bind().dialect
         occurred, rated, body = (
-            column.type._cached_result_processor(dialect, None) or _as_read
+            column.type._cached_result_processor(dialect, None) or as_stored
             for column in _LIVE_COLUMNS[2:]
         )
 
@@ -783,7 +783,8 @@ def stored_ids_lookups(
     return lookups
 
 
-def _as_read(value: Any) -> Any:
+def as_stored(value: Any) -> Any:
+    """A column's value as the driver read it (for columns without a result processor)."""
     return value
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Literal, cast
+from typing import Any, Literal, NamedTuple, cast
 
+import orjson
 from sqlalchemy import (
     Float,
     String,
@@ -29,7 +30,7 @@ from sqlalchemy.sql.expression import ColumnElement, TextClause, TextualSelect
 
 from app.models import PlayerRating
 from app.repositories.base import insert_ignoring_conflicts, is_postgres, lock
-from app.repositories.events import as_dict, json_encoder
+from app.repositories.events import ChangeStream, as_dict, as_stored, json_encoder
 
 RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
 #: Players per array parameter (PostgreSQL), and (player, faction) pairs per IN list (SQLite).
@@ -39,6 +40,25 @@ PAIRS_PER_QUERY = 500
 UPDATE_STATEMENTS_CACHED = 32
 
 SortField = Literal["rating", "name", "games"]
+
+
+class CurrentRow(NamedTuple):
+    """What a replay starts a rating from: its row's state, chain and statistics."""
+
+    state: dict[str, Any]
+    last_change_id: int | None
+    last_event_at: datetime | None
+    last_event_seq: int | None
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    last_played_at: datetime | None
+
+
+#: Read as one JSON value by a stream's thread. No float column: SQLite writes a REAL into
+#: JSON with 15 significant digits, which need not read back as the same double.
+_CURRENT_ROW_COLUMNS = ("player", "faction", *CurrentRow._fields)
 SortOrder = Literal["asc", "desc"]
 
 
@@ -139,6 +159,50 @@ class RatingRepository:
             for row in rows:
                 found[(row.player, row.faction)] = row
         return found
+
+    def current_rows_beside(
+        self, stream: ChangeStream, ladder_id: str, keys: Sequence[RatingKey]
+    ) -> Callable[[], dict[RatingKey, CurrentRow]] | None:
+        """SQLite: the rows of ``keys``, read by ``stream``'s thread after what it holds,
+        each slice of keys as one JSON value (row by row, every step would wait for the
+        GIL, which the replay holds); returns a function that waits for them. The caller
+        goes on meanwhile. None on PostgreSQL, which has no such thread."""
+        if stream.postgres:
+            return None
+        table = cast(Table, PlayerRating.__table__)
+        dialect = self.session.get_bind().dialect
+        state_of, time_of = (
+            table.c[name].type._cached_result_processor(dialect, None) or as_stored
+            for name in ("state", "last_event_at")
+        )
+        columns = ", ".join(_CURRENT_ROW_COLUMNS)
+        ordered = sorted(set(keys))
+        reads = []
+        for begin in range(0, len(ordered), PAIRS_PER_QUERY):
+            part = ordered[begin : begin + PAIRS_PER_QUERY]
+            pairs = ", ".join(["(?, ?)"] * len(part))
+            reads.append(
+                stream.read(
+                    f"SELECT json_group_array(json_array({columns})) FROM {table.name} "
+                    f"WHERE ladder_id = ? AND (player, faction) IN (VALUES {pairs})",
+                    [ladder_id, *(value for key in part for value in key)],
+                )
+            )
+
+        def rows() -> dict[RatingKey, CurrentRow]:
+            found: dict[RatingKey, CurrentRow] = {}
+            for read in reads:
+                (document,) = read()[0]
+                for row in orjson.loads(document or "[]"):
+                    key, values = (row[0], row[1]), row[2:]
+                    state, change, event_at, seq, games, wins, draws, losses, at = values
+                    found[key] = CurrentRow(
+                        cast(dict[str, Any], state_of(state)), change, time_of(event_at), seq,
+                        games, wins, draws, losses, time_of(at),
+                    )  # fmt: skip
+            return found
+
+        return rows
 
     def of_player(self, ladder_id: str, player: str) -> list[PlayerRating]:
         return list(

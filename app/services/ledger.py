@@ -10,7 +10,7 @@ same engine code as the incremental path, so both give the same numbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -26,7 +26,7 @@ from app.engine.types import Game, LadderEvent, Outcome, PlayerKey, PlayerState,
 from app.models import Change, Ladder
 from app.repositories.events import ChangeStream, EventRepository, RetiredChanges
 from app.repositories.ladders import LadderRepository
-from app.repositories.ratings import RatingKey, RatingRepository
+from app.repositories.ratings import CurrentRow, RatingKey, RatingRepository
 from app.services.conversion import stored_to_engine
 from app.services.runtime import (
     Runtime,
@@ -441,6 +441,45 @@ class _Replay:
     touched: set[RatingKey] | None = None
     #: Ratings whose row was read (it exists: no need to create it at the end).
     existing: set[RatingKey] = field(default_factory=set)
+    #: Current rows of the next page's ratings, being read by the stream's thread.
+    ahead: list[Callable[[], dict[RatingKey, CurrentRow]]] = field(default_factory=list)
+
+    def read_ahead(
+        self,
+        ratings: RatingRepository,
+        ladder_id: str,
+        keys: Iterable[RatingKey],
+        stream: ChangeStream,
+    ) -> None:
+        """Have the stream's thread read the current rows of the ratings among ``keys`` (the
+        next page's) that are not loaded yet and lost no changes, while this page is rated;
+        :meth:`load` takes them in. On SQLite only (elsewhere :meth:`load` reads them)."""
+        if self.touched is None:
+            return
+        wanted = sorted({k for k in keys if k not in self.counters and k not in self.touched})
+        rows = ratings.current_rows_beside(stream, ladder_id, wanted) if wanted else None
+        if rows is None:
+            return
+        for key in wanted:  # claimed: no later load asks for them again
+            self.counters[key] = Counters()
+        self.ahead.append(rows)
+
+    def _start_from_rows(self, rows: Mapping[RatingKey, Any]) -> None:
+        """Ratings that lost no changes start from their current rows."""
+        for key, row in rows.items():
+            self.existing.add(key)
+            if row.last_change_id is None:
+                continue
+            self.states[engine_key(*key)] = decode_state(row.state)
+            self.chain.last_change_id[key] = row.last_change_id
+            self.start_meta[key] = {
+                "last_change_id": row.last_change_id,
+                "last_event_at": row.last_event_at,
+                "last_event_seq": row.last_event_seq,
+            }
+            self.counters[key] = Counters(
+                row.games, row.wins, row.draws, row.losses, row.last_played_at
+            )
 
     def load(
         self,
@@ -457,6 +496,9 @@ class _Replay:
         so a replay that only extends history never rescans earlier changes. One that lost
         changes starts from its newest surviving change and the statistics of the rest.
         """
+        pending, self.ahead = self.ahead, []
+        for rows in pending:
+            self._start_from_rows(rows())
         wanted = [k for k in keys if k not in self.counters]
         if not wanted:
             return
@@ -467,20 +509,7 @@ class _Replay:
         if before_query is not None:
             before_query()
         intact = [k for k in wanted if k not in self.touched]
-        for key, row in ratings.current_rows(ladder_id, intact).items():
-            self.existing.add(key)
-            if row.last_change_id is None:
-                continue
-            self.states[engine_key(*key)] = decode_state(row.state)
-            self.chain.last_change_id[key] = row.last_change_id
-            self.start_meta[key] = {
-                "last_change_id": row.last_change_id,
-                "last_event_at": row.last_event_at,
-                "last_event_seq": row.last_event_seq,
-            }
-            self.counters[key] = Counters(
-                row.games, row.wins, row.draws, row.losses, row.last_played_at
-            )
+        self._start_from_rows(ratings.current_rows(ladder_id, intact))
         lost = [k for k in wanted if k in self.touched]
         for key, (last, stats) in events.starting_points(ladder_id, lost).items():
             self.states[engine_key(*key)] = decode_state(last.state_after)
@@ -546,7 +575,7 @@ def append(
         for begin in range(0, len(new), EVENT_PAGE):
             yield list(new[begin : begin + EVENT_PAGE])
 
-    return _replay(session, ladder, runtime, ladder_state, set(), pages, rows)
+    return _replay(session, ladder, runtime, ladder_state, set(), pages, rows, in_memory=True)
 
 
 def _ladder_state_at(
@@ -568,6 +597,7 @@ def _replay(
     event_rows: list[dict[str, Any]] | None = None,
     *,
     retired: RetiredChanges | None = None,
+    in_memory: bool = False,
 ) -> tuple[int, int]:
     """Rate ``pages`` of events in history order, write their changes and the ratings.
 
@@ -596,9 +626,18 @@ def _replay(
         if retired is not None:
             stream.retire(retired)
         ids.before_query = stream.pause
-        for page in pages(stream):
+        # Pages held in memory (an append's) can be looked ahead at for free.
+        listed = list(pages(stream)) if in_memory else None
+        for index, page in enumerate(pages(stream) if listed is None else listed):
             keys = [db_key(k) for _, event in page for k in event_keys(info, event)]
+            if listed is not None and index == 0:
+                work.read_ahead(ratings, ladder.id, keys, stream)  # the faster read, waited for
             work.load(events, ratings, ladder.id, set(keys), before_query=stream.pause)
+            if listed is not None and index + 1 < len(listed):
+                upcoming = {
+                    db_key(k) for _, event in listed[index + 1] for k in event_keys(info, event)
+                }
+                work.read_ahead(ratings, ladder.id, upcoming, stream)
             ids.reserve(len(keys))
             if event_rows is not None:
                 stream.lead_events(event_rows)
