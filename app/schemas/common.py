@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
@@ -49,8 +51,24 @@ def in_utc(value: datetime) -> datetime:
         raise ValueError("is outside years 1 to 9999 once converted to UTC") from None
 
 
+#: RFC 3339's date-time, its offset left to ``_require_utc`` (which names it when missing).
+RFC3339_DATE_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?"
+)
+
+
+def rfc3339_text(value: Any) -> Any:
+    """Text times in RFC 3339 only: pydantic would also take a number (or its text) as
+    seconds since 1970, which API.md does not allow. Times built in Python pass as they are."""
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str) or RFC3339_DATE_TIME.fullmatch(value) is None:
+        raise ValueError("must be an RFC 3339 time, e.g. 2026-11-29T10:00:00Z")
+    return value
+
+
 #: An RFC 3339 timestamp with an explicit offset, normalised to UTC.
-UtcDateTime = Annotated[datetime, AfterValidator(_require_utc)]
+UtcDateTime = Annotated[datetime, BeforeValidator(rfc3339_text), AfterValidator(_require_utc)]
 
 
 def _reject_unstorable(value: Any, path: str = "") -> None:

@@ -152,3 +152,21 @@ async def test_as_of_at_the_edges_of_time_is_answered_or_refused(
         assert response.json()["errors"][0]["loc"] == ["query", "as_of"]
     else:
         assert response.status_code in (200, 404), response.text
+
+
+@pytest.mark.parametrize("played_at", [1_700_000_000, "1700000000", "9", "2026-11-29", True])
+async def test_a_time_that_is_not_rfc_3339_is_refused(
+    fundox: httpx.AsyncClient, played_at: object
+) -> None:
+    """Not seconds since 1970, as number or text, nor a date alone (API.md: RFC 3339)."""
+    body = game("club", "g1", {"a": 1, "b": 2})
+    body["played_at"] = played_at
+    await _assert_rejected(fundox, body, ["played_at"])
+
+
+@pytest.mark.parametrize("as_of", ["9", "1700000000", "True", "2026-11-29"])
+async def test_as_of_that_is_not_rfc_3339_is_refused(fundox: httpx.AsyncClient, as_of: str) -> None:
+    await fundox.post("/games", json=game("club", "g1", {"a": 1, "b": 2}))
+    response = await fundox.get("/ladders/club/players/a/history", params={"as_of": as_of})
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"][0]["loc"] == ["query", "as_of"]

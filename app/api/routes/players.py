@@ -4,6 +4,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query
+from pydantic import BeforeValidator
 
 from app.api.deps import DB, LadderAdmin, Reader
 from app.core.errors import Invalid
@@ -15,6 +16,7 @@ from app.schemas.common import (
     MAX_PAGE_SIZE,
     QUERY_TEXT_PATTERN,
     in_utc,
+    rfc3339_text,
 )
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
@@ -31,6 +33,7 @@ Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 MAX_ACTIVITY_DAYS = 36_500
 AsOf = Annotated[
     datetime | None,
+    BeforeValidator(lambda value: None if value is None else rfc3339_text(value)),
     Query(description="RFC 3339 time: the state just after everything up to then."),
 ]
 
