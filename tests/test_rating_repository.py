@@ -66,3 +66,49 @@ def test_rows_read_by_the_stream_thread_equal_the_rows_read_directly(
         assert beside == expected
     else:
         assert beside is None
+
+
+def test_update_many_writes_each_rows_columns_and_nothing_else(database: Database) -> None:
+    """Two rows with the same columns (one statement joined to their values on SQLite), a
+    third with others; the same player in another ladder keeps its row."""
+    ladder, other = f"upd-{uuid.uuid4().hex}", f"other-{uuid.uuid4().hex}"
+    new_state = {**STATE, "rating": 1484.0000000000002}
+
+    def work(session: Session) -> dict[tuple[str, str, str], tuple[object, ...]]:
+        for name in (ladder, other):
+            session.add(
+                Ladder(
+                    id=name, system="elo", params={}, state={}, created_at=STAMP, updated_at=STAMP
+                )
+            )
+        for name, player in ((ladder, "a"), (ladder, "b"), (ladder, "c"), (other, "a")):
+            session.add(
+                PlayerRating(ladder_id=name, player=player, faction="", rating=1500.0, state={})
+            )
+        session.flush()
+        RatingRepository(session).update_many(
+            ladder,
+            [
+                {"player": "a", "faction": "", "rating": 1484.0000000000002, "state": new_state,
+                 "last_played_at": PLAYED, "games": 1},
+                {"player": "b", "faction": "", "rating": 1516.0, "state": STATE,
+                 "last_played_at": None, "games": 2},
+                {"player": "c", "faction": "", "wins": 3},
+            ],
+        )  # fmt: skip
+        session.expire_all()
+        return {
+            (row.ladder_id, row.player, row.faction): (
+                row.rating, row.state, row.last_played_at, row.games, row.wins
+            )
+            for row in session.query(PlayerRating).filter(
+                PlayerRating.ladder_id.in_([ladder, other])
+            )
+        }  # fmt: skip
+
+    assert database.run(work) == {
+        (ladder, "a", ""): (1484.0000000000002, new_state, PLAYED, 1, 0),
+        (ladder, "b", ""): (1516.0, STATE, None, 2, 0),
+        (ladder, "c", ""): (1500.0, {}, None, 0, 3),
+        (other, "a", ""): (1500.0, {}, None, 0, 0),
+    }

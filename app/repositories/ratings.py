@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Literal, NamedTuple, cast
@@ -29,13 +30,16 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import ColumnElement, TextClause, TextualSelect
 
 from app.models import PlayerRating
-from app.repositories.base import insert_ignoring_conflicts, is_postgres, lock
+from app.repositories.base import driver_errors, insert_ignoring_conflicts, is_postgres, lock
 from app.repositories.events import ChangeStream, as_dict, as_stored, json_encoder
+from app.repositories.sqlite_inserts import rows_per_statement, variable_limit
 
 RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
 #: Players per array parameter (PostgreSQL), and (player, faction) pairs per IN list (SQLite).
 PLAYERS_PER_ARRAY = 5_000
 PAIRS_PER_QUERY = 500
+#: The first SQLite with UPDATE ... FROM.
+SQLITE_UPDATE_FROM = (3, 33, 0)
 #: Distinct column sets of bulk rating updates whose statements are kept (there are a few).
 UPDATE_STATEMENTS_CACHED = 32
 
@@ -223,13 +227,53 @@ class RatingRepository:
 
         Rows with the same columns go out together: on PostgreSQL as one UPDATE joined to the
         rows (a single statement, where an executemany runs an UPDATE per row); on SQLite as
-        one executemany.
+        UPDATEs joined to a list of VALUES (a lone row, or an SQLite before 3.33, as an
+        executemany).
         """
         for columns, rows in update_groups(values).items():
             if is_postgres(self.session):
                 self._update_from_json(ladder_id, columns, rows)
+            elif len(rows) > 1 and sqlite3.sqlite_version_info >= SQLITE_UPDATE_FROM:
+                self._update_joined(ladder_id, columns, rows)
             else:
                 self._update_each(ladder_id, columns, rows)
+
+    def _update_joined(
+        self, ladder_id: str, columns: tuple[str, ...], rows: list[dict[str, Any]]
+    ) -> None:
+        """SQLite: UPDATEs joined to the rows as a list of VALUES, as many rows per statement
+        as the bound-variable limit allows. Values are bound as the columns' types bind them
+        (the same stored values as ``_update_each``). An import chunk's 10,000 rows took
+        0.13-0.15 s, against 0.20-0.22 s as an executemany through SQLAlchemy."""
+        table = cast(Table, PlayerRating.__table__)
+        connection = self.session.connection()
+        driver = connection.connection.driver_connection
+        assert isinstance(driver, sqlite3.Connection)
+        names = ("player", "faction", *columns)
+        binds = [table.c[name].type._cached_bind_processor(connection.dialect) for name in names]
+        # One variable of the limit is the ladder's.
+        per_statement = rows_per_statement(variable_limit(driver) - 1, len(names))
+        head = f"WITH given ({', '.join(names)}) AS (VALUES "
+        one = f"({', '.join('?' * len(names))})"
+        tail = (
+            f") UPDATE {table.name} SET {', '.join(f'{c} = given.{c}' for c in columns)} "
+            f"FROM given WHERE {table.name}.ladder_id = ? "
+            f"AND {table.name}.player = given.player AND {table.name}.faction = given.faction"
+        )
+        cursor = driver.cursor()
+        try:
+            for begin in range(0, len(rows), per_statement):
+                part = rows[begin : begin + per_statement]
+                values = [
+                    value if bind is None else bind(value)
+                    for row in part
+                    for bind, value in zip(binds, [row[name] for name in names], strict=True)
+                ]
+                statement = head + ", ".join([one] * len(part)) + tail
+                with driver_errors(connection, f"UPDATE {table.name} … FROM given"):
+                    cursor.execute(statement, [*values, ladder_id])
+        finally:
+            cursor.close()
 
     def _update_each(
         self, ladder_id: str, columns: tuple[str, ...], rows: list[dict[str, Any]]

@@ -89,14 +89,46 @@ def check(db: Database, items: Sequence[tuple[tuple[str | int, ...], Item]]) -> 
     return errors
 
 
+#: What became of one item: (ladder, id, seq, status).
+Outcome = tuple[str, str | None, int, str]
+CREATED, EXISTING = "created", "existing"
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """What :func:`store` did: an outcome per item, in the items' order."""
+
+    outcomes: list[Outcome]
+    recomputed_events: int
+    created: int
+    existing: int
+
+
 def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
     """Store the (validated) items atomically; the same id with the same body is no-op."""
+    stored = store(db, items)
+    return GameBatchOut(
+        created=stored.created,
+        existing=stored.existing,
+        recomputed_events=stored.recomputed_events,
+        games=[
+            BatchItemOut(ladder=ladder, id=external_id, seq=seq, status=status)
+            for ladder, external_id, seq, status in stored.outcomes
+        ],
+    )
 
-    def work(session: Session, _exclusive: bool) -> GameBatchOut:
+
+def store(db: Database, items: Sequence[Item]) -> Stored:
+    """:func:`apply` without its response (an import's chunk needs only the counts)."""
+
+    def work(
+        session: Session, _exclusive: bool
+    ) -> tuple[list[Outcome], int, Counter[tuple[str, str]]]:
         ladders = LadderRepository(session)
         events = EventRepository(session)
-        outcomes: dict[int, BatchItemOut] = {}
+        outcomes: dict[int, Outcome] = {}
         recomputed = 0
+        created: Counter[tuple[str, str]] = Counter()
         by_ladder: dict[str, list[tuple[int, Item]]] = {}
         for index, item in enumerate(items):
             by_ladder.setdefault(item.ladder, []).append((index, item))
@@ -133,14 +165,14 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
                             f"{item.kind} {item.external_id!r} already exists in ladder "
                             f"{ladder_id!r} with a different body; nothing was stored"
                         )
-                    outcomes[index] = BatchItemOut(
-                        ladder=ladder_id, id=item.external_id, seq=found.seq, status="existing"
-                    )
+                    outcomes[index] = (ladder_id, item.external_id, found.seq, EXISTING)
                     first_seq[key] = found.seq
                     continue
                 fresh.append((index, item))
             # Arrival numbers follow time order within the batch (then input order).
             fresh.sort(key=lambda pair: (pair[1].occurred_at, pair[0]))
+            for kind, count in Counter(item.kind for _, item in fresh).items():
+                created[(ladder_id, kind)] += count
             stamp = now()
             rows = [
                 {
@@ -168,15 +200,11 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
             else:
                 seqs = events.insert_many(rows)
             for (index, item), seq in zip(fresh, seqs, strict=True):
-                outcomes[index] = BatchItemOut(
-                    ladder=ladder_id, id=item.external_id, seq=seq, status="created"
-                )
+                outcomes[index] = (ladder_id, item.external_id, seq, CREATED)
                 if item.external_id is not None:
                     first_seq[(item.kind, item.external_id)] = seq
             for index, key in repeats:
-                outcomes[index] = BatchItemOut(
-                    ladder=ladder_id, id=key[1], seq=first_seq[key], status="existing"
-                )
+                outcomes[index] = (ladder_id, key[1], first_seq[key], EXISTING)
             if extends:
                 placed = [
                     (Placed(seq, item.occurred_at, item.rated), item.event)
@@ -187,23 +215,13 @@ def apply(db: Database, items: Sequence[Item]) -> GameBatchOut:
             elif fresh:
                 count, _players = recompute(session, ladder, fresh[0][1].occurred_at)
                 recomputed += count
-        ordered = [outcomes[i] for i in range(len(items))]
-        return GameBatchOut(
-            created=sum(1 for o in ordered if o.status == "created"),
-            existing=sum(1 for o in ordered if o.status == "existing"),
-            recomputed_events=recomputed,
-            games=ordered,
-        )
+        return [outcomes[i] for i in range(len(items))], recomputed, created
 
-    out = run_write(db, work)
-    created = Counter(
-        (item.ladder, item.kind)
-        for item, result in zip(items, out.games, strict=True)
-        if result.status == "created"
-    )
+    ordered, recomputed, created = run_write(db, work)
     for (ladder_id, kind), count in created.items():
         metrics.record_applied(ladder_id, _system_of(db, ladder_id), kind, count)
-    return out
+    total = sum(created.values())
+    return Stored(ordered, recomputed, total, len(ordered) - total)
 
 
 def _system_of(db: Database, ladder_id: str) -> str:

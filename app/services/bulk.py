@@ -287,7 +287,7 @@ def _apply_in_chunks(
     analyzed_at = 0
     for begin in range(0, len(ordered), chunk):
         part = [item for _, item in ordered[begin : begin + chunk]]
-        out = batch.apply(db, part)
+        out = batch.store(db, part)
         created += out.created
         existing += out.existing
         if created - analyzed_at >= max(chunk, analyzed_at):
