@@ -340,15 +340,17 @@ def _replay_rows(
                 after.deviation,
                 before.volatility,
                 after.volatility,
-                # The engine's read-only mappings as they are: the bulk writer's JSON encoder
-                # takes them (the same text as ``encode_state``/``plain``, no deep copy).
+                # The engine's read-only mappings copied one level into dicts, which orjson
+                # writes itself (the same text as ``encode_state``/``plain``): for a view it
+                # calls back into Python, 1.2 against 0.24 µs for an elo change's terms.
+                # Nested views, if any, still go through that call.
                 {
                     "rating": after.rating,
                     "deviation": after.deviation,
                     "volatility": after.volatility,
-                    "extra": after.extra,
+                    "extra": dict(after.extra),
                 },
-                change.details,
+                dict(change.details),
                 last.get(key),
             )
         )
