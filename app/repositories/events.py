@@ -330,7 +330,7 @@ class EventRepository:
             for column in _LIVE_COLUMNS[2:]
         )
 
-        def read(after: tuple[datetime, int] | None) -> Callable[[], list[Any]]:
+        def read(after: tuple[datetime, int] | None) -> Callable[[], list[list[Any]]]:
             statement = _live_page(select(*_LIVE_COLUMNS), ladder_id, start, after, page_size)
             compiled = statement.compile(dialect=dialect)
             values = compiled.construct_params()
@@ -338,14 +338,13 @@ class EventRepository:
             for name in compiled.positiontup or ():
                 bind = compiled.binds[name].type._cached_bind_processor(dialect)
                 parameters.append(values[name] if bind is None else bind(values[name]))
-            return stream.read(_as_one_value(str(compiled)), parameters)
+            names = [column.key for column in _LIVE_COLUMNS]
+            return stream.read_rows(names, f"({compiled}) AS page", parameters)
 
         pending = read(None)
         while True:
-            (document,) = pending()[0]
-            # Rows as stored (times as text in their sortable form, bodies as JSON text);
-            # the aggregate's order is not promised, so the page is put in order here.
-            stored = sorted(orjson.loads(document or "[]"), key=_stored_order)
+            # Rows as stored: times as text in their sortable form, bodies as JSON text.
+            stored = sorted(pending(), key=_stored_order)
             page = [(q, k, occurred(at), rated(r), body(b)) for q, k, at, r, b in stored]
             if not page:
                 return
@@ -638,10 +637,6 @@ class EventRepository:
             )
         )
 
-    def last_changes_before(self, ladder_id: str, start: datetime) -> list[Change]:
-        """Each rating's last change before ``start`` (the states a replay starts from)."""
-        return self._newest_changes(Change.ladder_id == ladder_id, Change.occurred_at < start)
-
     def starting_points(
         self, ladder_id: str, keys: Sequence[tuple[str, str]]
     ) -> dict[tuple[str, str], tuple[Change, dict[str, Any]]]:
@@ -786,16 +781,6 @@ def stored_ids_lookups(
 def as_stored(value: Any) -> Any:
     """A column's value as the driver read it (for columns without a result processor)."""
     return value
-
-
-def _as_one_value(page_query: str) -> str:
-    """SQLite: ``page_query``'s rows (seq, kind, occurred_at, rated, body) as one JSON array
-    of arrays. The stream's thread reads a page as one value: row by row, every
-    ``sqlite3_step`` hands the GIL back and waits to take it again from the busy replay,
-    and the thread spent 5.1 s reading 21 pages of a glicko2 recompute. Bodies stay JSON
-    text (strings in the array), decoded as a row's would be."""
-    row = "json_array(seq, kind, occurred_at, rated, body)"
-    return f"SELECT json_group_array({row}) FROM ({page_query}) AS page"
 
 
 def _stored_order(row: list[Any]) -> tuple[str, int]:
@@ -997,13 +982,29 @@ class ChangeStream:
         for statement, parameters in statements:
             background.submit(statement, parameters)
 
-    def read(self, statement: str, parameters: Sequence[Any]) -> Callable[[], list[Any]]:
-        """SQLite: the rows of ``statement``, read by the thread after the statements it
-        already holds (not the rows still collecting for its next batch: read no changes
-        this way). Returns a function that waits for them; the caller goes on meanwhile,
-        and needs no :meth:`pause` first."""
+    def read_rows(
+        self, columns: Sequence[str], source: str, parameters: Sequence[Any]
+    ) -> Callable[[], list[list[Any]]]:
+        """SQLite: the rows of ``SELECT columns FROM source``, read by the thread after the
+        statements it already holds (not the rows still collecting for its next batch:
+        read no changes this way). Returns a function that waits for them, as lists of
+        values as stored; the caller goes on meanwhile, and needs no :meth:`pause` first.
+
+        The thread reads them as one value, a JSON array of arrays: row by row, every
+        ``sqlite3_step`` hands the GIL back and waits to take it again from the busy
+        replay (21 pages of a glicko2 recompute took the thread 5.1 s that way, 0.33 s as
+        single values). JSON carries integers and text exactly, JSON text as strings, but
+        REALs with 15 significant digits: read no float columns this way. The order of
+        the rows is not promised."""
         assert not self.postgres
-        return self._thread().query(statement, parameters)
+        statement = f"SELECT json_group_array(json_array({', '.join(columns)})) FROM {source}"
+        result = self._thread().query(statement, parameters)
+
+        def rows() -> list[list[Any]]:
+            ((document,),) = result()
+            return cast(list[list[Any]], orjson.loads(document or "[]"))
+
+        return rows
 
     def _thread(self) -> BackgroundInserts:
         if self._background is None:

@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Literal, NamedTuple, cast
 
-import orjson
 from sqlalchemy import (
     Float,
     String,
@@ -44,6 +43,7 @@ SQLITE_UPDATE_FROM = (3, 33, 0)
 UPDATE_STATEMENTS_CACHED = 32
 
 SortField = Literal["rating", "name", "games"]
+SortOrder = Literal["asc", "desc"]
 
 
 class CurrentRow(NamedTuple):
@@ -60,10 +60,8 @@ class CurrentRow(NamedTuple):
     last_played_at: datetime | None
 
 
-#: Read as one JSON value by a stream's thread. No float column: SQLite writes a REAL into
-#: JSON with 15 significant digits, which need not read back as the same double.
+#: Read by a stream's thread (``ChangeStream.read_rows``): no float column among them.
 _CURRENT_ROW_COLUMNS = ("player", "faction", *CurrentRow._fields)
-SortOrder = Literal["asc", "desc"]
 
 
 class RatingRepository:
@@ -167,9 +165,8 @@ class RatingRepository:
     def current_rows_beside(
         self, stream: ChangeStream, ladder_id: str, keys: Sequence[RatingKey]
     ) -> Callable[[], dict[RatingKey, CurrentRow]] | None:
-        """SQLite: the rows of ``keys``, read by ``stream``'s thread after what it holds,
-        each slice of keys as one JSON value (row by row, every step would wait for the
-        GIL, which the replay holds); returns a function that waits for them. The caller
+        """SQLite: the rows of ``keys``, read by ``stream``'s thread after what it holds
+        (``ChangeStream.read_rows``); returns a function that waits for them. The caller
         goes on meanwhile. None on PostgreSQL, which has no such thread."""
         if stream.postgres:
             return None
@@ -179,16 +176,15 @@ class RatingRepository:
             table.c[name].type._cached_result_processor(dialect, None) or as_stored
             for name in ("state", "last_event_at")
         )
-        columns = ", ".join(_CURRENT_ROW_COLUMNS)
         ordered = sorted(set(keys))
         reads = []
         for begin in range(0, len(ordered), PAIRS_PER_QUERY):
             part = ordered[begin : begin + PAIRS_PER_QUERY]
             pairs = ", ".join(["(?, ?)"] * len(part))
             reads.append(
-                stream.read(
-                    f"SELECT json_group_array(json_array({columns})) FROM {table.name} "
-                    f"WHERE ladder_id = ? AND (player, faction) IN (VALUES {pairs})",
+                stream.read_rows(
+                    _CURRENT_ROW_COLUMNS,
+                    f"{table.name} WHERE ladder_id = ? AND (player, faction) IN (VALUES {pairs})",
                     [ladder_id, *(value for key in part for value in key)],
                 )
             )
@@ -196,8 +192,7 @@ class RatingRepository:
         def rows() -> dict[RatingKey, CurrentRow]:
             found: dict[RatingKey, CurrentRow] = {}
             for read in reads:
-                (document,) = read()[0]
-                for row in orjson.loads(document or "[]"):
+                for row in read():
                     key, values = (row[0], row[1]), row[2:]
                     state, change, event_at, seq, games, wins, draws, losses, at = values
                     found[key] = CurrentRow(
