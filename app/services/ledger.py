@@ -21,7 +21,7 @@ from app.core.database import RetryableConflict
 from app.core.errors import Conflict, Invalid
 from app.engine.errors import InvalidEvent
 from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, rate_event
-from app.engine.protocols import GameRater, TournamentRater
+from app.engine.protocols import GameRater, SystemInfo, TournamentRater
 from app.engine.types import Game, LadderEvent, Outcome, PlayerKey, PlayerState, Tournament
 from app.models import Change, Ladder
 from app.repositories.events import ChangeStream, EventRepository, RetiredChanges
@@ -359,6 +359,8 @@ def _replay_rows(
     return rows, touched
 
 
+#: Events replayed together: their starting states are loaded at once.
+Page = list[tuple[Placed, LadderEvent]]
 #: Events loaded per query during recomputation (keyset pages keep memory flat).
 EVENT_PAGE = 5_000
 #: Change rows written per INSERT batch, and change ids drawn per allocation.
@@ -543,7 +545,7 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
     else:  # on SQLite most old changes are deleted while the new ones are rated
         retired = events.retire_changes(ladder.id)
 
-    def pages(stream: ChangeStream) -> Iterator[list[tuple[Placed, LadderEvent]]]:
+    def pages(stream: ChangeStream) -> Iterator[Page]:
         for page in events.live_rows(ladder.id, start, EVENT_PAGE, beside=stream):
             yield [
                 (Placed(seq, occurred_at, rated), stored_to_engine(kind, body, per_faction))
@@ -572,12 +574,13 @@ def append(
     events = EventRepository(session)
     runtime = runtime_for(ladder)
     ladder_state = _ladder_state_at(events, runtime, ladder, new[0][0].occurred_at)
+    pages = [list(new[begin : begin + EVENT_PAGE]) for begin in range(0, len(new), EVENT_PAGE)]
+    return _replay(session, ladder, runtime, ladder_state, set(), pages, rows)
 
-    def pages(_stream: ChangeStream) -> Iterator[list[tuple[Placed, LadderEvent]]]:
-        for begin in range(0, len(new), EVENT_PAGE):
-            yield list(new[begin : begin + EVENT_PAGE])
 
-    return _replay(session, ladder, runtime, ladder_state, set(), pages, rows, in_memory=True)
+def _rating_keys(info: SystemInfo, page: Page) -> list[RatingKey]:
+    """The ratings a page's events touch, in order (repeats kept)."""
+    return [db_key(k) for _, event in page for k in event_keys(info, event)]
 
 
 def _ladder_state_at(
@@ -595,13 +598,15 @@ def _replay(
     runtime: Runtime,
     ladder_state: Any,
     touched: set[RatingKey] | None,
-    pages: Callable[[ChangeStream], Iterable[list[tuple[Placed, LadderEvent]]]],
+    pages: list[Page] | Callable[[ChangeStream], Iterable[Page]],
     event_rows: list[dict[str, Any]] | None = None,
     *,
     retired: RetiredChanges | None = None,
-    in_memory: bool = False,
 ) -> tuple[int, int]:
     """Rate ``pages`` of events in history order, write their changes and the ratings.
+
+    ``pages``: held in memory (an append's), or read as the replay goes (a recompute's,
+    given the change stream, whose thread reads them on SQLite).
 
     ``touched``: the ratings that lost changes (each starts from its newest surviving change);
     the others start from their current row; None: a replay from scratch. ``event_rows``:
@@ -628,18 +633,17 @@ def _replay(
         if retired is not None:
             stream.retire(retired)
         ids.before_query = stream.pause
-        # Pages held in memory (an append's) can be looked ahead at for free.
-        listed = list(pages(stream)) if in_memory else None
-        for index, page in enumerate(pages(stream) if listed is None else listed):
-            keys = [db_key(k) for _, event in page for k in event_keys(info, event)]
-            if listed is not None and index == 0:
-                work.read_ahead(ratings, ladder.id, keys, stream)  # the faster read, waited for
+        # Pages held in memory (an append's) are looked ahead at: the thread reads the
+        # rows of each page's ratings while the page before it is rated.
+        listed = pages if isinstance(pages, list) else None
+        source = pages if isinstance(pages, list) else pages(stream)
+        if listed:
+            work.read_ahead(ratings, ladder.id, _rating_keys(info, listed[0]), stream)
+        for index, page in enumerate(source):
+            keys = _rating_keys(info, page)
             work.load(events, ratings, ladder.id, set(keys), before_query=stream.pause)
             if listed is not None and index + 1 < len(listed):
-                upcoming = {
-                    db_key(k) for _, event in listed[index + 1] for k in event_keys(info, event)
-                }
-                work.read_ahead(ratings, ladder.id, upcoming, stream)
+                work.read_ahead(ratings, ladder.id, _rating_keys(info, listed[index + 1]), stream)
             ids.reserve(len(keys))
             if event_rows is not None:
                 stream.lead_events(event_rows)
