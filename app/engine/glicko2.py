@@ -51,6 +51,8 @@ INITIAL_VOLATILITY = 0.06
 TAU = 0.5
 #: Glickman (2013), step 5: the convergence tolerance epsilon of the Illinois iteration.
 EPSILON = 0.000001
+#: pi^2 of step 3's g(phi), computed once.
+PI_SQUARED = math.pi**2
 #: Seed 004 (NAF): the ranking shown is mu - 2.5 phi on the display scale.
 RANKING_MULTIPLIER = 2.5
 #: Not from the sources, numerical guards: tau must keep (x - a) / tau^2 finite; a volatility
@@ -154,7 +156,7 @@ def to_RD(phi: float) -> float:
 
 def g(phi: float) -> float:
     """Step 3: g(phi) = 1 / sqrt(1 + 3 phi^2 / pi^2)."""
-    return 1.0 / math.sqrt(1.0 + 3.0 * phi**2 / math.pi**2)
+    return 1.0 / math.sqrt(1.0 + 3.0 * phi**2 / PI_SQUARED)
 
 
 def _logistic(x: float) -> float:
@@ -220,17 +222,22 @@ def sigma_prime(
     a = math.log(sigma**2)
     phi2 = phi**2
     Delta2 = Delta_value**2
+    # The parts of f that do not depend on x, evaluated once in the order f would evaluate
+    # them (left to right), so f's value is the same float.
+    Delta2_minus_phi2_minus_v = Delta2 - phi2 - v_value
+    phi2_plus_v = phi2 + v_value
+    tau2 = tau**2
+    exp = math.exp
 
     def f(x: float) -> float:
-        ex = math.exp(x)
+        ex = exp(x)
         return (
-            ex * (Delta2 - phi2 - v_value - ex) / (2.0 * (phi2 + v_value + ex) ** 2)
-            - (x - a) / tau**2
+            ex * (Delta2_minus_phi2_minus_v - ex) / (2.0 * (phi2_plus_v + ex) ** 2) - (x - a) / tau2
         )
 
     A = a
-    if Delta2 > phi2 + v_value:
-        B = math.log(Delta2 - phi2 - v_value)
+    if Delta2 > phi2_plus_v:
+        B = math.log(Delta2_minus_phi2_minus_v)
     else:
         k = 1
         while f(a - k * tau) < 0:
@@ -297,21 +304,48 @@ def rate_period(
     at the initial RD); the default, no cap, is Glickman's algorithm as published. With the cap,
     phi' < phi* <= phi_max, so RD never exceeds the initial RD.
     """
-    if not opponents:
+    return rate_period_of(
+        mu,
+        phi,
+        sigma,
+        [o.mu_j for o in opponents],
+        [o.phi_j for o in opponents],
+        [o.s_j for o in opponents],
+        tau,
+        epsilon,
+        phi_max,
+    )
+
+
+def rate_period_of(
+    mu: float,
+    phi: float,
+    sigma: float,
+    mu_j: Sequence[float],
+    phi_j: Sequence[float],
+    s_j: Sequence[float],
+    tau: float,
+    epsilon: float,
+    phi_max: float,
+) -> PeriodUpdate:
+    """:func:`rate_period` with the opponents given as three parallel sequences mu_j, phi_j
+    and s_j (what the rater holds, without an :class:`Opponent` per result)."""
+    if not mu_j:
         grown = min(phi_star(phi, sigma), phi_max)
         return PeriodUpdate(mu, grown, sigma, (), (), None, None, grown)
     # The terms of v, Delta and mu' exactly as ``v``, ``Delta`` and ``mu_prime`` compute them
     # (same expressions, same order, so the same floats), with g(phi_j), E and 1 - E
     # evaluated once per opponent instead of once per use.
-    g_j = tuple(g(o.phi_j) for o in opponents)
-    x_j = [g_value * (mu - o.mu_j) for g_value, o in zip(g_j, opponents, strict=True)]
-    E_j = tuple(_logistic(x) for x in x_j)
+    g_j = tuple(map(g, phi_j))
+    x_j = [g_value * (mu - mu_value) for g_value, mu_value in zip(g_j, mu_j, strict=True)]
+    E_j = tuple(map(_logistic, x_j))
     total = 0.0
     for g_value, x, E_value in zip(g_j, x_j, E_j, strict=True):
         total += g_value**2 * E_value * _logistic(-x)
     v_value = 1.0 / total
     scores = sum(
-        g_value * (o.s_j - E_value) for g_value, o, E_value in zip(g_j, opponents, E_j, strict=True)
+        g_value * (s_value - E_value)
+        for g_value, s_value, E_value in zip(g_j, s_j, E_j, strict=True)
     )
     Delta_value = v_value * scores
     sigma_new = sigma_prime(phi, sigma, v_value, Delta_value, tau, epsilon)
@@ -401,17 +435,23 @@ class Glicko2Rater(GlickoFamilyRater):
 
     def rate_results(self, base: PlayerState, results: tuple[PeriodResult, ...]) -> PeriodStep:
         """Steps 2-8 from the period-start state ``base`` over the period's results."""
-        opponents = [
-            Opponent(to_mu(res.opponent_rating), to_phi(res.opponent_deviation), res.score)
-            for res in results
-        ]
         mu = to_mu(base.rating)
         phi = to_phi(self._RD(base))
         sigma = self._sigma(base)
         # Interpretation (docs/systems/glicko2.md): step 6's phi* is the period's no-game
         # growth, capped at the initial RD like the growth over empty periods.
         phi_max = to_phi(self.initial_deviation)
-        update = rate_period(mu, phi, sigma, opponents, self.tau, EPSILON, phi_max)
+        update = rate_period_of(
+            mu,
+            phi,
+            sigma,
+            [to_mu(result.opponent_rating) for result in results],
+            [to_phi(result.opponent_deviation) for result in results],
+            [result.score for result in results],
+            self.tau,
+            EPSILON,
+            phi_max,
+        )
         terms: dict[str, Json] = {
             "volatility_start": sigma,
             "mu": mu,

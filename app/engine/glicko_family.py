@@ -189,7 +189,8 @@ class GlickoFamilyRater(BaseRater):
         idle = self.idle_periods(position)
         if idle <= 0:
             return base, 0
-        return replace(base, deviation=self.grown_deviation(base, idle)), idle
+        grown = self.grown_deviation(base, idle)
+        return PlayerState(rating=base.rating, deviation=grown, volatility=base.volatility), idle
 
     def rate_game(
         self,
@@ -205,6 +206,8 @@ class GlickoFamilyRater(BaseRater):
         states = [before[key] for key in keys]
         positions = [locate(state, period) for state in states]
         starts = [self.period_start(position) for position in positions]
+        # Each player's period-start r and RD: what its opponents rate it at.
+        start_values = [(base.rating, self._RD(base)) for base, _ in starts]
         duels = pairwise_scores(players)
 
         changes: list[Change] = []
@@ -212,7 +215,7 @@ class GlickoFamilyRater(BaseRater):
             zip(states, positions, starts, strict=True)
         ):
             new_results = tuple(
-                PeriodResult(starts[j][0].rating, self._RD(starts[j][0]), S) for j, S in duels[i]
+                PeriodResult(start_values[j][0], start_values[j][1], S) for j, S in duels[i]
             )
             results = position.results + new_results
             step = self.rate_results(base, results)
@@ -227,8 +230,8 @@ class GlickoFamilyRater(BaseRater):
                 {
                     "opponent": players[j].player,
                     "score": S,
-                    "rating": starts[j][0].rating,
-                    "deviation": self._RD(starts[j][0]),
+                    "rating": start_values[j][0],
+                    "deviation": start_values[j][1],
                     "g": step.g[first_new + n],
                     "E": step.E[first_new + n],
                 }
@@ -239,7 +242,7 @@ class GlickoFamilyRater(BaseRater):
                 "period_results": len(results),
                 "idle_periods": idle,
                 "rating_start": base.rating,
-                "deviation_start": self._RD(base),
+                "deviation_start": start_values[i][1],
                 **step.terms,
                 "opponents": per_opponent,
                 "deviation_before": self._RD(state),

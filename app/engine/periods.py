@@ -156,9 +156,13 @@ def open_period_extra(open_period: OpenPeriod) -> Mapping[str, Json]:
     )
 
 
+#: ``PlayerState.extra`` after a game in ``"game"`` mode (read-only, so one value serves all).
+GAME_MODE_EXTRA: Mapping[str, Json] = frozen({KEY_PLAYED: True})
+
+
 def game_mode_extra() -> Mapping[str, Json]:
     """``PlayerState.extra`` after a game in ``"game"`` mode: the player has been rated."""
-    return frozen({KEY_PLAYED: True})
+    return GAME_MODE_EXTRA
 
 
 def extra_for(
