@@ -235,9 +235,9 @@ class GlickoRater(GlickoFamilyRater):
         player and right after an adjustment."""
         return position.elapsed
 
-    def grown_deviation(self, base: PlayerState, periods: int) -> float:
+    def grown_deviation(self, state: PlayerState, periods: int) -> float:
         """Step 1: RD = min(sqrt(RD_old^2 + c^2 t), initial RD)."""
-        return RD_onset(self._RD(base), periods, self.c, self.initial_deviation)
+        return RD_onset(self._RD(state), periods, self.c, self.initial_deviation)
 
     def rate_results(self, base: PlayerState, results: tuple[PeriodResult, ...]) -> PeriodStep:
         """Step 2 from the onset state ``base`` (after step 1) over the period's results."""

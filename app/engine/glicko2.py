@@ -426,10 +426,10 @@ class Glicko2Rater(GlickoFamilyRater):
         """
         return max(position.elapsed - (1 if position.rated else 0), 0)
 
-    def grown_deviation(self, base: PlayerState, periods: int) -> float:
+    def grown_deviation(self, state: PlayerState, periods: int) -> float:
         """The no-game step over ``periods`` empty periods, capped at the initial RD."""
         phi = idle_phi(
-            to_phi(self._RD(base)), self._sigma(base), periods, to_phi(self.initial_deviation)
+            to_phi(self._RD(state)), self._sigma(state), periods, to_phi(self.initial_deviation)
         )
         return to_RD(phi)
 

@@ -170,8 +170,8 @@ class GlickoFamilyRater(BaseRater):
         """The number of periods over which the deviation of ``position``'s state grows."""
         raise NotImplementedError
 
-    def grown_deviation(self, base: PlayerState, periods: int) -> float:
-        """The RD of ``base`` after growing over ``periods`` >= 1 idle periods."""
+    def grown_deviation(self, state: PlayerState, periods: int) -> float:
+        """The RD of ``state`` after growing over ``periods`` >= 1 idle periods."""
         raise NotImplementedError
 
     def rate_results(self, base: PlayerState, results: tuple[PeriodResult, ...]) -> PeriodStep:
@@ -183,14 +183,11 @@ class GlickoFamilyRater(BaseRater):
         """The period-start state for ``position`` and the number of idle periods grown over
         (:meth:`idle_periods`; none: the state as it is)."""
         state = position.state
-        base = PlayerState(
-            rating=state.rating, deviation=self._RD(state), volatility=self._sigma(state)
-        )
-        idle = self.idle_periods(position)
-        if idle <= 0:
-            return base, 0
-        grown = self.grown_deviation(base, idle)
-        return PlayerState(rating=base.rating, deviation=grown, volatility=base.volatility), idle
+        idle = max(self.idle_periods(position), 0)
+        # grown_deviation reads RD and sigma through _RD and _sigma, as the base state's.
+        deviation = self.grown_deviation(state, idle) if idle else self._RD(state)
+        base = PlayerState(rating=state.rating, deviation=deviation, volatility=self._sigma(state))
+        return base, idle
 
     def rate_game(
         self,
