@@ -633,16 +633,23 @@ def _replay(
         if retired is not None:
             stream.retire(retired)
         ids.before_query = stream.pause
-        # Pages held in memory (an append's) are looked ahead at: the thread reads the
-        # rows of each page's ratings while the page before it is rated.
         listed = pages if isinstance(pages, list) else None
         source = pages if isinstance(pages, list) else pages(stream)
-        if listed:
+        if listed and stream.postgres:
+            # Pages held in memory (an append's): every page's starting states and change
+            # ids are read before the first change is copied, so no page boundary has to
+            # end the COPY and wait for PostgreSQL to catch up before its query.
+            every = [key for page in listed for key in _rating_keys(info, page)]
+            work.load(events, ratings, ladder.id, set(every), before_query=stream.pause)
+            ids.reserve(len(every))
+        elif listed:
+            # On SQLite the thread reads the rows of each page's ratings while the page
+            # before it is rated.
             work.read_ahead(ratings, ladder.id, _rating_keys(info, listed[0]), stream)
         for index, page in enumerate(source):
             keys = _rating_keys(info, page)
             work.load(events, ratings, ladder.id, set(keys), before_query=stream.pause)
-            if listed is not None and index + 1 < len(listed):
+            if listed is not None and not stream.postgres and index + 1 < len(listed):
                 work.read_ahead(ratings, ladder.id, _rating_keys(info, listed[index + 1]), stream)
             ids.reserve(len(keys))
             if event_rows is not None:

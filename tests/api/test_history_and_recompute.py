@@ -173,11 +173,12 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
 ) -> None:
     """A batch that extends the history sends its events in the replay, ahead of their
     changes (``ChangeStream.lead_events``). With pages of 7 events (14 change rows), the
-    events' COPY ends when 4 change rows are held back, or, holding back up to 1,000, at
-    the next page. On SQLite the events, and batches of 4 change rows, go to the stream's
-    thread (with 1,000, the rows wait for the page's end and are inserted then). Either way
-    the stored changes and ratings are those of the same games stored the other way
-    (events inserted first)."""
+    events' COPY ends when the first change rows go out: 4 held back, or up to 1,000 (then
+    at the end). PostgreSQL reads every page's starting states before the first change, so
+    no page ends a COPY: one for the events, one for the changes. On SQLite the events, and
+    batches of 4 change rows, go to the stream's thread (with 1,000, the rows wait for the
+    page's end and are inserted then). Either way the stored changes and ratings are those
+    of the same games stored the other way (events inserted first)."""
     from app.repositories import events as event_repository
     from app.repositories.sqlite_inserts import BackgroundInserts
     from app.services import batch, ledger
@@ -214,6 +215,15 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
         submit(background, statement, parameters)
 
     monkeypatch.setattr(BackgroundInserts, "submit", spied)
+    copies: list[str] = []  # PostgreSQL: the table of each COPY, as it ends
+    end_copy = event_repository.ChangeStream._end_copy
+
+    def ended(stream: event_repository.ChangeStream) -> None:
+        if stream._copy_context is not None:
+            copies.append(stream._statement.split()[1])
+        end_copy(stream)
+
+    monkeypatch.setattr(event_repository.ChangeStream, "_end_copy", ended)
     await make_ladder(client, "led", "elo")
     answer = await client.post("/games/batch", json={"games": games("led")})
     assert answer.status_code == 200
@@ -222,6 +232,8 @@ async def test_events_sent_ahead_of_their_changes_store_the_same_history(
     if database.is_sqlite:
         assert threaded[0] == "events"
         assert ("changes" in threaded) == (held_back < 2 * ledger.EVENT_PAGE)
+    else:
+        assert copies == ["events", "changes"]
 
     led = await _stored_changes(database, "led")
     assert led == await _stored_changes(database, "plain")
