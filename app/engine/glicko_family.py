@@ -184,7 +184,8 @@ class GlickoFamilyRater(BaseRater):
         (:meth:`idle_periods`; none: the state as it is)."""
         state = position.state
         idle = max(self.idle_periods(position), 0)
-        # grown_deviation reads RD and sigma through _RD and _sigma, as the base state's.
+        # grown_deviation reads the state's RD and sigma through _RD and _sigma, which give
+        # the values the base state is built with.
         deviation = self.grown_deviation(state, idle) if idle else self._RD(state)
         base = PlayerState(rating=state.rating, deviation=deviation, volatility=self._sigma(state))
         return base, idle
