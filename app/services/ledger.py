@@ -468,21 +468,39 @@ class _Replay:
             self.counters[key] = Counters()
         self.ahead.append(rows)
 
+    def _start_at(
+        self,
+        key: RatingKey,
+        state: Any,
+        change_id: int,
+        event_at: datetime,
+        event_seq: int,
+        counters: Counters,
+    ) -> None:
+        """``key`` starts from a stored change: the state after it (as stored), the chain,
+        the rating row's columns that point at it, and the statistics up to it."""
+        self.states[engine_key(*key)] = decode_state(state)
+        self.chain.last_change_id[key] = change_id
+        self.start_meta[key] = {
+            "last_change_id": change_id,
+            "last_event_at": event_at,
+            "last_event_seq": event_seq,
+        }
+        self.counters[key] = counters
+
     def _start_from_rows(self, rows: Mapping[RatingKey, Any]) -> None:
         """Ratings that lost no changes start from their current rows."""
         for key, row in rows.items():
             self.existing.add(key)
             if row.last_change_id is None:
                 continue
-            self.states[engine_key(*key)] = decode_state(row.state)
-            self.chain.last_change_id[key] = row.last_change_id
-            self.start_meta[key] = {
-                "last_change_id": row.last_change_id,
-                "last_event_at": row.last_event_at,
-                "last_event_seq": row.last_event_seq,
-            }
-            self.counters[key] = Counters(
-                row.games, row.wins, row.draws, row.losses, row.last_played_at
+            self._start_at(
+                key,
+                row.state,
+                row.last_change_id,
+                row.last_event_at,
+                row.last_event_seq,
+                Counters(row.games, row.wins, row.draws, row.losses, row.last_played_at),
             )
 
     def load(
@@ -516,14 +534,9 @@ class _Replay:
         self._start_from_rows(ratings.current_rows(ladder_id, intact))
         lost = [k for k in wanted if k in self.touched]
         for key, (last, stats) in events.starting_points(ladder_id, lost).items():
-            self.states[engine_key(*key)] = decode_state(last.state_after)
-            self.chain.last_change_id[key] = last.id
-            self.start_meta[key] = {
-                "last_change_id": last.id,
-                "last_event_at": last.occurred_at,
-                "last_event_seq": last.seq,
-            }
-            self.counters[key] = Counters(**stats)
+            self._start_at(
+                key, last.state_after, last.id, last.occurred_at, last.seq, Counters(**stats)
+            )
 
 
 def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple[int, int]:
@@ -644,7 +657,8 @@ def _replay(
             ids.reserve(len(every))
         elif listed:
             # On SQLite the thread reads the rows of each page's ratings while the page
-            # before it is rated.
+            # before it is rated (reading them all first, as above, made the apply phase
+            # of 200,000 elo games slower: 19.4-19.7 s against 18.0-18.3 s).
             work.read_ahead(ratings, ladder.id, _rating_keys(info, listed[0]), stream)
         for index, page in enumerate(source):
             keys = _rating_keys(info, page)
