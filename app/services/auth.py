@@ -100,6 +100,8 @@ def authenticate(db: Database, secret: bytes | None, token: str) -> Principal:
         raise Unauthorized("this key has been revoked")
     if key.expires_at is not None and key.expires_at <= moment:
         raise Unauthorized("this key has expired")
+    # The key's public id (never its secret): who made the request, in its log line.
+    note(key_id=key.id)
     return Principal(scopes=frozenset(key.scopes), ladders=frozenset(key.ladders), key_id=key.id)
 
 

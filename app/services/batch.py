@@ -123,12 +123,15 @@ def store(db: Database, items: Sequence[Item]) -> Stored:
 
     def work(
         session: Session, _exclusive: bool
-    ) -> tuple[list[Outcome], int, Counter[tuple[str, str]]]:
+    ) -> tuple[list[Outcome], int, Counter[tuple[str, str]], Counter[str]]:
         ladders = LadderRepository(session)
         events = EventRepository(session)
         outcomes: dict[int, Outcome] = {}
         recomputed = 0
         created: Counter[tuple[str, str]] = Counter()
+        #: Events replayed per ladder because new ones came before stored ones (what the
+        #: recomputation metrics count; extending history is not a recomputation).
+        replayed_late: Counter[str] = Counter()
         by_ladder: dict[str, list[tuple[int, Item]]] = {}
         for index, item in enumerate(items):
             by_ladder.setdefault(item.ladder, []).append((index, item))
@@ -215,11 +218,15 @@ def store(db: Database, items: Sequence[Item]) -> Stored:
             elif fresh:
                 count, _players = recompute(session, ladder, fresh[0][1].occurred_at)
                 recomputed += count
-        return [outcomes[i] for i in range(len(items))], recomputed, created
+                replayed_late[ladder_id] += count
+        return [outcomes[i] for i in range(len(items))], recomputed, created, replayed_late
 
-    ordered, recomputed, created = run_write(db, work)
+    ordered, recomputed, created, replayed_late = run_write(db, work)
+    systems = {ladder_id: _system_of(db, ladder_id) for ladder_id, _ in created}
     for (ladder_id, kind), count in created.items():
-        metrics.record_applied(ladder_id, _system_of(db, ladder_id), kind, count)
+        metrics.record_applied(ladder_id, systems[ladder_id], kind, count)
+    for ladder_id, count in replayed_late.items():
+        metrics.record_recomputed(ladder_id, systems[ladder_id], count)
     total = sum(created.values())
     return Stored(ordered, recomputed, total, len(ordered) - total)
 

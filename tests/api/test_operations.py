@@ -80,14 +80,16 @@ async def test_cors_for_configured_origins_only(database: Database) -> None:
         assert "access-control-allow-origin" not in other.headers
 
 
-async def test_metrics_count_known_traffic(client: httpx.AsyncClient) -> None:
-    def sample(text: str, name: str, **labels: str) -> float:
-        for family in text_string_to_metric_families(text):
-            for found in family.samples:
-                if found.name == name and found.labels == labels:
-                    return float(found.value)
-        return 0.0
+def sample(text: str, name: str, **labels: str) -> float:
+    """The value of one sample in a /metrics page (0 when absent)."""
+    for family in text_string_to_metric_families(text):
+        for found in family.samples:
+            if found.name == name and found.labels == labels:
+                return float(found.value)
+    return 0.0
 
+
+async def test_metrics_count_known_traffic(client: httpx.AsyncClient) -> None:
     before = (await client.get("/metrics")).text
     await make_ladder(client, "metered", "fundox")
     for index in range(3):
@@ -112,13 +114,41 @@ async def test_metrics_count_known_traffic(client: httpx.AsyncClient) -> None:
     assert "ratings_db_pool_connections_in_use" in after
 
 
+async def test_batch_recomputations_are_counted_and_extensions_are_not(
+    client: httpx.AsyncClient,
+) -> None:
+    await make_ladder(client, "metered-batch", "elo")
+    for index, minutes in enumerate((10, 20)):
+        await post_game(client, game("metered-batch", f"g{index}", {"a": 1, "b": 2}, minutes))
+    labels = {"ladder": "metered-batch", "system": "elo"}
+
+    async def counts() -> tuple[float, float]:
+        text = (await client.get("/metrics")).text
+        return (
+            sample(text, "ratings_recomputations_total", **labels),
+            sample(text, "ratings_recomputed_events_total", **labels),
+        )
+
+    before = await counts()
+    # After every stored game: history is extended, nothing is recomputed.
+    later = [game("metered-batch", "g-later", {"a": 2, "b": 1}, 30)]
+    assert (await client.post("/games/batch", json={"games": later})).status_code == 200
+    assert await counts() == before
+    # Before both stored games: one recomputation replaying it and the two after it.
+    late = [game("metered-batch", "g-late", {"a": 2, "b": 1}, 5)]
+    assert (await client.post("/games/batch", json={"games": late})).status_code == 200
+    after = await counts()
+    assert (after[0] - before[0], after[1] - before[1]) == (1, 4)
+
+
 async def test_one_json_log_line_per_request_with_its_request_id(
     client: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
 ) -> None:
     await make_ladder(client, "club", "fundox")
-    key = (
+    created = (
         await client.post("/keys", json={"name": "k", "scopes": ["read"], "ladders": ["*"]})
-    ).json()["key"]
+    ).json()
+    key = created["key"]
     caplog.set_level(logging.INFO, logger="ratings.access")
     response = await client.get(
         "/ladders/club/leaderboard",
@@ -137,6 +167,8 @@ async def test_one_json_log_line_per_request_with_its_request_id(
     assert line["status"] == 200
     assert line["ladder"] == "club"
     assert line["duration_ms"] >= 0
+    # Who made the request: the key's public id, never the key itself.
+    assert line["key_id"] == created["id"]
     assert key not in json.dumps(line)
     generated = await client.get("/healthz", headers={"X-Request-ID": "bad id with spaces"})
     assert generated.headers["x-request-id"] != "bad id with spaces"
