@@ -114,6 +114,7 @@ def post_games_batch(
     tags=["games"],
 )
 def get_game(ladder: LadderId, game_id: EventId, db: DB, caller: Reader) -> GameOut:
+    """A stored game with the rating changes it made (voided ones too, marked so)."""
     caller.check_ladder(ladder)
     out = service.get_event(db, ladder, GAME, game_id)
     assert isinstance(out, GameOut)
@@ -194,6 +195,7 @@ def post_tournament(
 def get_tournament(
     ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader
 ) -> TournamentOut:
+    """A stored tournament with the rating changes it made (voided ones too, marked so)."""
     caller.check_ladder(ladder)
     out = service.get_event(db, ladder, TOURNAMENT, tournament_id)
     assert isinstance(out, TournamentOut)
@@ -213,6 +215,7 @@ def put_tournament(
     caller: ResultsWriter,
     settings: AppSettings,
 ) -> TournamentOut:
+    """Correct a stored tournament's standings; every later rating is recomputed."""
     caller.check_ladder(ladder)
     check_sizes(settings, standings=len(body.standings))
     _same_ids(body.ladder, body.id, ladder, tournament_id)
@@ -229,6 +232,8 @@ def put_tournament(
 def delete_tournament(
     ladder: LadderId, tournament_id: EventId, db: DB, caller: ResultsWriter
 ) -> TournamentOut:
+    """Void a tournament: it stays in history as voided and every later rating is
+    recomputed."""
     caller.check_ladder(ladder)
     out = service.void_event(db, ladder, TOURNAMENT, tournament_id)
     assert isinstance(out, TournamentOut)
