@@ -26,3 +26,9 @@ class InvalidEvent(EngineError):
         super().__init__(f"{'.'.join(str(p) for p in loc)}: {message}")
         self.loc = loc
         self.message = message
+
+
+class NonFiniteResult(InvalidEvent):
+    """The system produced a rating, deviation or volatility that is not a finite number:
+    the event's ratings or the ladder's parameters are too large for it (an overflow), or
+    the system has a fault. Nothing of the event may be stored."""

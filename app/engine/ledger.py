@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from math import isfinite
 from typing import cast
 
+from app.engine.errors import NonFiniteResult
 from app.engine.protocols import GameRater, Rater, SystemInfo, TournamentRater, key_for
 from app.engine.types import (
     Adjustment,
@@ -27,6 +28,11 @@ from app.engine.types import (
 
 #: Details of a change in a game stored with ``rated: false``.
 UNRATED_DETAILS: Mapping[str, Json] = frozen({"rated": False, "reason": "unrated game"})
+
+#: Where in an event's body a non-finite result points: a game's players, a tournament's
+#: standings.
+PLAYERS = "players"
+STANDINGS = "standings"
 
 WIN = "win"
 DRAW = "draw"
@@ -82,22 +88,30 @@ def rate_event(
         if not event.rated:
             changes = tuple(Change(k, before[k], before[k], UNRATED_DETAILS) for k in keys)
             return Outcome(changes, ladder_state)
-        return _finite(cast(GameRater, rater).rate_game(event, before, ladder_state))
+        return _finite(cast(GameRater, rater).rate_game(event, before, ladder_state), PLAYERS)
     by_player = {k.player: s for k, s in before.items()}
-    return _finite(cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state))
+    return _finite(
+        cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state), STANDINGS
+    )
 
 
-def _finite(outcome: Outcome) -> Outcome:
+def _finite(outcome: Outcome, where: str) -> Outcome:
     """``outcome``, once every new rating, deviation and volatility is a finite number.
 
-    Inputs are finite and the systems' property tests keep their results so; this makes a
-    fault that slipped past them an error rather than a stored NaN (which JSON cannot hold).
+    Inputs are finite, but a finite input can still overflow (a rating near the largest
+    float, a parameter such as 1e308), and a system could have a fault: either is an error
+    naming the event's ``where`` (its players or standings) rather than a stored NaN or
+    infinity, which JSON cannot hold.
     """
     for change in outcome.changes:
         after = change.after
         for value in (after.rating, after.deviation, after.volatility):
             if value is not None and not isfinite(value):
-                raise FloatingPointError(f"{change.key}: the system produced {value!r}")
+                raise NonFiniteResult(
+                    (where,),
+                    f"rating {change.key.player!r} gives {value!r}: the ratings or the "
+                    "ladder's parameters involved are too large for the system",
+                )
     return outcome
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.core.errors import DomainError, Invalid, NotFound
-from app.engine.ledger import event_keys, rate_event
+from app.engine.ledger import event_keys
 from app.engine.types import PlayerKey, PlayerState
 from app.repositories.groups import GroupRepository
 from app.repositories.ratings import RatingKey, RatingRepository
@@ -31,7 +31,7 @@ from app.services.ledger import (
     now,
     validate,
 )
-from app.services.runtime import db_key, decode_state, engine_key, runtime_for
+from app.services.runtime import db_key, decode_state, engine_key, rate, runtime_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +152,7 @@ def record_appends(session: Session, ladder_id: str, items: Sequence[NewEvent]) 
     finals: dict[RatingKey, dict[str, Any]] = {}
     for index, seq in zip(appended, seqs, strict=True):
         new = items[index]
-        outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder.state)
+        outcome = rate(runtime.info, runtime.rater, new.event, states, ladder.state)
         for change in outcome.changes:
             states[change.key] = change.after
         placed = Placed(seq, new.occurred_at, new.rated)

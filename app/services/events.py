@@ -15,7 +15,6 @@ from sqlalchemy.orm import Session
 from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Conflict, NotFound, Unavailable
-from app.engine.ledger import rate_event
 from app.engine.types import Change as EngineChange
 from app.engine.types import LadderEvent
 from app.models import NO_FACTION, Change, Event
@@ -40,7 +39,14 @@ from app.services.ledger import (
     states_as_of,
     validate,
 )
-from app.services.runtime import Runtime, body_hash, decode_state, require_ladder, runtime_for
+from app.services.runtime import (
+    Runtime,
+    body_hash,
+    decode_state,
+    rate,
+    require_ladder,
+    runtime_for,
+)
 
 T = TypeVar("T")
 
@@ -286,7 +292,7 @@ def _dry_run(db: Database, ladder_id: str, new: NewEvent) -> GameOut | Tournamen
             return _out(runtime, existing, repo.changes_of_event(existing.seq))
         keys = event_keys(runtime.info, new.event)
         states, ladder_state = states_as_of(session, ladder, runtime, keys, new.occurred_at)
-        outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder_state)
+        outcome = rate(runtime.info, runtime.rater, new.event, states, ladder_state)
         ranks = event_ranks(new.event)
         shown_factions = _shown_factions(new.kind, new.body, len(ranks))
         changes = [

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.core.database import Database
+from app.core.errors import Invalid
 from app.services.appends import DEFERRED, Appended, record_appends
 from app.services.ledger import NewEvent
 
@@ -103,6 +104,12 @@ def record_group(db: Database, ladder_id: str, items: Sequence[NewEvent]) -> lis
             return db.run(work, explicit_begin=True)
         except IntegrityError:
             continue
+        except Invalid:
+            # One of them cannot be rated (its result overflows): it must not fail the
+            # others, so each goes its own way, where only that one is refused.
+            if len(items) == 1:
+                raise
+            break
     return [DEFERRED for _ in items]
 
 

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from app.core.database import RetryableConflict
 from app.core.errors import Conflict, Invalid
 from app.engine.errors import InvalidEvent
-from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, rate_event
+from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank
 from app.engine.protocols import GameRater, SystemInfo, TournamentRater
 from app.engine.types import Game, LadderEvent, Outcome, PlayerKey, PlayerState, Tournament
 from app.models import Change, Ladder
@@ -35,6 +35,7 @@ from app.services.runtime import (
     encode_state,
     engine_key,
     plain,
+    rate,
     require_ladder,
     runtime_for,
 )
@@ -162,7 +163,7 @@ def record(session: Session, ladder_id: str, new: NewEvent, *, exclusive: bool) 
         for key, row in rows.items()
         if row.last_change_id is not None
     }
-    outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder.state)
+    outcome = rate(runtime.info, runtime.rater, new.event, states, ladder.state)
     chain = Chain({key: rows[key].last_change_id for key in rating_keys})
     placed = Placed(seq, new.occurred_at, new.rated)
     change_rows, updates = event_change_rows(ladder_id, placed, new.event, outcome, chain, runtime)
@@ -670,7 +671,7 @@ def _replay(
                 stream.lead_events(event_rows)
                 event_rows = None
             for placed, engine_event in page:
-                outcome = rate_event(info, rater, engine_event, work.states, current_ladder_state)
+                outcome = rate(info, rater, engine_event, work.states, current_ladder_state)
                 for change in outcome.changes:
                     work.states[change.key] = change.after
                 rows, touched_now = _replay_rows(

@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 from app.core.database import Database
 from app.core.errors import Invalid
 from app.engine.errors import InvalidEvent
-from app.engine.ledger import rate_event
 from app.engine.protocols import DuelRater, TournamentRater, key_for
 from app.engine.types import (
     EventContext,
@@ -37,7 +36,14 @@ from app.schemas.predictions import (
     PredictionIn,
 )
 from app.schemas.predictions import PredictionOut as Out
-from app.services.runtime import Runtime, db_key, decode_state, require_ladder, runtime_for
+from app.services.runtime import (
+    Runtime,
+    db_key,
+    decode_state,
+    rate,
+    require_ladder,
+    runtime_for,
+)
 
 WINNER_RANK = 1
 LOSER_RANK = 2
@@ -95,7 +101,7 @@ def _delta_of(
     )
     rater = cast(DuelRater, runtime.rater)
     rater.validate_game(game)
-    outcome = rate_event(runtime.info, rater, game, states, cast(dict[str, object], ladder_state))
+    outcome = rate(runtime.info, rater, game, states, cast(dict[str, object], ladder_state))
     return outcome.changes[who].delta
 
 
@@ -224,7 +230,7 @@ def _tournament(
                 event_class=event_class,
             )
             cast(TournamentRater, runtime.rater).validate_tournament(tournament)
-            outcome = rate_event(
+            outcome = rate(
                 runtime.info,
                 runtime.rater,
                 tournament,

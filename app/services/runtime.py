@@ -11,10 +11,11 @@ from types import MappingProxyType
 from typing import Any
 
 from app.core.errors import Invalid, NotFound
-from app.engine.errors import InvalidParameter
+from app.engine.errors import InvalidParameter, NonFiniteResult
+from app.engine.ledger import rate_event
 from app.engine.protocols import Rater, System, SystemInfo
 from app.engine.registry import SYSTEMS
-from app.engine.types import PlayerKey, PlayerState, Standing, frozen
+from app.engine.types import Json, LadderEvent, Outcome, PlayerKey, PlayerState, Standing, frozen
 from app.models import NO_FACTION, Ladder
 
 
@@ -50,6 +51,22 @@ def configure(system_id: str, params: Mapping[str, Any] | None) -> Runtime:
 @lru_cache(maxsize=256)
 def _cached(system_id: str, params_json: str) -> Runtime:
     return configure(system_id, json.loads(params_json))
+
+
+def rate(
+    info: SystemInfo,
+    rater: Rater,
+    event: LadderEvent,
+    states: Mapping[PlayerKey, PlayerState],
+    ladder_state: Mapping[str, Json],
+) -> Outcome:
+    """``app.engine.ledger.rate_event``, with a result the system cannot represent (a
+    rating overflowing to infinity) refused as a 422 naming the event's players or
+    standings: the transaction rolls back, nothing of it is stored."""
+    try:
+        return rate_event(info, rater, event, states, ladder_state)
+    except NonFiniteResult as exc:
+        raise Invalid.at(exc.loc, exc.message) from exc
 
 
 def runtime_for(ladder: Ladder) -> Runtime:

@@ -27,7 +27,7 @@ from app.services.events import new_game_event
 from app.services.group_commit import record_group
 from app.services.ledger import Recorded
 from tests.conftest import AUTH, make_settings
-from tests.helpers import game, make_ladder, stored_ratings
+from tests.helpers import at, game, make_ladder, stored_ratings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("pipeline_mode")]
 
@@ -258,3 +258,27 @@ async def test_a_group_whose_last_write_fails_stores_nothing(
         for table in ("events", "changes", "player_ratings"):
             count = connection.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one()
             assert count == 0, table
+
+
+async def test_a_game_that_cannot_be_rated_does_not_fail_its_group(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    """A result overflowing to infinity is refused alone: the group hands every game back,
+    and one by one only that game is refused (422), the other is stored."""
+    # Near the largest float, and an exchange as large: the winner's gain overflows.
+    huge = 1.79e308
+    await make_ladder(client, "overflow", "fundox", max_exchange=1e308)
+    for player in ("X", "Y"):
+        adjusted = await client.put(
+            f"/ladders/overflow/players/{player}", json={"rating": huge, "at": at(0)}
+        )
+        assert adjusted.status_code == 200, adjusted.text
+    bad = game("overflow", "bad", {"X": 1, "Y": 2}, minutes=10)
+    good = game("overflow", "good", {"A": 1, "B": 2}, minutes=10)
+    assert record_group(database, "overflow", [_new(bad), _new(good)]) == [DEFERRED, DEFERRED]
+
+    refused = await client.post("/games", json=bad)
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["errors"][0]["loc"] == ["players"]
+    assert (await client.get("/ladders/overflow/games/bad")).status_code == 404
+    assert (await client.post("/games", json=good)).status_code == 201

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import game, make_ladder
+from tests.helpers import at, game, make_ladder
 
 pytestmark = pytest.mark.anyio
 
@@ -170,3 +170,31 @@ async def test_as_of_that_is_not_rfc_3339_is_refused(fundox: httpx.AsyncClient, 
     response = await fundox.get("/ladders/club/players/a/history", params={"as_of": as_of})
     assert response.status_code == 422, response.text
     assert response.json()["errors"][0]["loc"] == ["query", "as_of"]
+
+
+async def test_a_result_that_overflows_is_a_422_and_stores_nothing(
+    client: httpx.AsyncClient,
+) -> None:
+    """Finite inputs can still overflow: two ratings near the largest float and an exchange
+    of 1e308 give the winner 1.79e308 + 5e307 = inf. That is refused like any other rule,
+    and neither the game nor a prediction of it is a 500."""
+    await make_ladder(client, "overflowing", "fundox", max_exchange=1e308)
+    for player in ("x", "y"):
+        adjusted = await client.put(
+            f"/ladders/overflowing/players/{player}", json={"rating": 1.79e308, "at": at(0)}
+        )
+        assert adjusted.status_code == 200, adjusted.text
+    body = game("overflowing", "too-much", {"x": 1, "y": 2}, minutes=10)
+    refused = await client.post("/games", json=body)
+    assert refused.status_code == 422, refused.text
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert refused.json()["errors"][0]["loc"] == ["players"]
+    assert "too large" in refused.json()["errors"][0]["msg"]
+    assert (await client.get("/ladders/overflowing/games/too-much")).status_code == 404
+    dry = await client.post("/games?dry_run=true", json=body)
+    assert dry.status_code == 422, dry.text
+    predicted = await client.post(
+        "/predictions",
+        json={"ladder": "overflowing", "players": [{"player": "x"}, {"player": "y"}]},
+    )
+    assert predicted.status_code == 422, predicted.text

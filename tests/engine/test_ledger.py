@@ -14,6 +14,7 @@ from datetime import date, datetime
 import pytest
 
 from app.engine.elo import SYSTEM
+from app.engine.errors import NonFiniteResult
 from app.engine.ledger import rate_event
 from app.engine.types import (
     Change,
@@ -37,8 +38,9 @@ def test_a_non_finite_rating_is_an_error() -> None:
         PlayerKey("a"): PlayerState(float("inf")),
         PlayerKey("b"): PlayerState(float("inf")),
     }
-    with pytest.raises(FloatingPointError, match="nan"):
+    with pytest.raises(NonFiniteResult, match="nan") as raised:
         rate_event(SYSTEM.info, rater, GAME, infinite, {})
+    assert raised.value.loc == ("players",)
 
 
 def test_finite_ratings_pass_the_guard() -> None:
@@ -70,5 +72,6 @@ class _FaultyTournamentRater:
 
 def test_a_non_finite_result_of_a_tournament_is_an_error() -> None:
     tournament = Tournament(date(2026, 1, 1), 3, (Placement("a", 1), Placement("b", 2)))
-    with pytest.raises(FloatingPointError, match="nan"):
+    with pytest.raises(NonFiniteResult, match="nan") as raised:
         rate_event(SYSTEM.info, _FaultyTournamentRater(), tournament, {}, {})  # type: ignore[arg-type]
+    assert raised.value.loc == ("standings",)
