@@ -214,7 +214,7 @@ def _tournament(
     held_on = body.held_on or datetime.now(UTC).date()
     event_class = body.event_class or ("world" if body.world_championship else None)
     players: list[PlayerPrediction] = []
-    for key, player in zip(keys, body.players, strict=True):
+    for number, (key, player) in enumerate(zip(keys, body.players, strict=True)):
         by_placement: list[PlacementPrediction] = []
         for placement in body.placements:
             others = [r for r in range(1, body.size + 1) if r != placement]
@@ -229,7 +229,14 @@ def _tournament(
                 world_championship=body.world_championship,
                 event_class=event_class,
             )
-            cast(TournamentRater, runtime.rater).validate_tournament(tournament)
+            try:
+                cast(TournamentRater, runtime.rater).validate_tournament(tournament)
+            except InvalidEvent as exc:
+                # The rule concerns the player's own standing (the first): name it in
+                # the prediction's body, not in the standings it stands in for.
+                if exc.loc[:1] == ("standings",):
+                    raise Invalid.at(("players", number, *exc.loc[2:]), exc.message) from exc
+                raise
             outcome = rate(
                 runtime.info,
                 runtime.rater,

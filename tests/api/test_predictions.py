@@ -69,3 +69,17 @@ async def test_prediction_validation(client: httpx.AsyncClient) -> None:
     ok = await client.post("/predictions", json={**body, "event": {"coaches": 32}})
     assert ok.status_code == 200
     assert ok.json()["pairs"][0]["if_win"] == pytest.approx(2 * math.sqrt(32) * 0.5)
+
+
+async def test_a_missing_centres_names_the_predicted_player(client: httpx.AsyncClient) -> None:
+    """DAANZ needs each player's centres: the 422 points into the prediction's own body."""
+    await make_ladder(client, "daanz-lobby", "daanz")
+    body = {
+        "ladder": "daanz-lobby",
+        "players": [{"player": "a", "centres": 7}, {"player": "b"}],
+        "size": 10,
+        "placements": [1],
+    }
+    refused = await client.post("/predictions", json=body)
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["errors"][0]["loc"] == ["players", 1, "centres"]
