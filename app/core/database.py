@@ -39,6 +39,9 @@ RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
 #: First back-off between attempts (seconds); doubles each attempt, with jitter.
 RETRY_BASE_DELAY = 0.005
 RETRY_MAX_DELAY = 0.5
+#: How long a transaction waits for a free pooled connection (SQLAlchemy's default); then
+#: it is a 503.
+POOL_TIMEOUT_SECONDS = 30.0
 #: SQLite's connection pool: writes serialize on the file lock anyway.
 SQLITE_POOL_SIZE = 8
 
@@ -119,6 +122,7 @@ class Database:
         max_overflow: int = 10,
         busy_timeout: float = 30.0,
         retries: int = 8,
+        pool_timeout: float = POOL_TIMEOUT_SECONDS,
     ) -> None:
         self.url = make_url(url)
         self.retries = retries
@@ -133,6 +137,7 @@ class Database:
                 self.url,
                 pool_size=SQLITE_POOL_SIZE,
                 max_overflow=0,
+                pool_timeout=pool_timeout,
                 connect_args={"timeout": busy_timeout, "check_same_thread": False},
             )
             _configure_sqlite(self.engine, busy_timeout)
@@ -141,6 +146,7 @@ class Database:
                 self.url,
                 pool_size=pool_size,
                 max_overflow=max_overflow,
+                pool_timeout=pool_timeout,
                 # No pre-ping: a connection that died (a PostgreSQL restart) fails its first
                 # statement, is invalidated, and run() retries on a fresh one; pinging every
                 # checkout would cost a round trip per transaction.
@@ -233,6 +239,8 @@ class Database:
                 return True
             except DBAPIError:
                 continue
+            except PoolTimeout:  # every connection is busy: not ready for more requests
+                return False
         return False
 
     def dispose(self) -> None:

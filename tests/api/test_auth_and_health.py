@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.core.database import Database
 from app.main import create_app
@@ -42,6 +43,30 @@ async def test_health_and_readiness(client: httpx.AsyncClient) -> None:
     ready = await client.get("/readyz", headers={"Authorization": ""})
     assert ready.status_code == 200
     assert ready.json() == {"status": "ready"}
+
+
+async def test_readyz_is_503_when_every_connection_is_busy(database_url: str) -> None:
+    """A full pool is "not ready" (503), as the other routes answer, not an unhandled 500."""
+    busy = Database(database_url, pool_size=1, max_overflow=0, pool_timeout=0.1)
+    held = []
+    try:
+        while True:  # take every connection the pool has (SQLite's has its own size)
+            held.append(busy.engine.connect())
+    except PoolTimeout:
+        pass
+    app = create_app(make_settings(), database=busy)
+    try:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://ratings.test"
+        ) as http:
+            response = await http.get("/readyz")
+        assert response.status_code == 503, response.text
+        assert response.headers["content-type"] == "application/problem+json"
+        assert response.headers["retry-after"]
+    finally:
+        for connection in held:
+            connection.close()
+        busy.dispose()
 
 
 async def test_readyz_is_503_when_the_database_is_gone() -> None:
