@@ -33,6 +33,8 @@ from types import FrameType
 import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
+from app.core import metrics
+
 log = logging.getLogger(__name__)
 
 #: How often the supervisor looks for workers that died and for a requested restart.
@@ -187,6 +189,7 @@ class Supervisor:
             if process.is_alive() or self.stop_requested:
                 continue
             worker.channel.close()
+            metrics.forget_process(process.pid)
             if process.exitcode == STARTUP_FAILURE:
                 log.error("worker %s failed to start; stopping", process.pid)
                 self.failed = self.stop_requested = True
@@ -238,3 +241,4 @@ class Supervisor:
                 process.kill()
                 process.join()
             worker.channel.close()
+            metrics.forget_process(process.pid)

@@ -74,8 +74,9 @@ def _healthy(port: int) -> bool:
 
 
 @contextlib.contextmanager
-def _serve(tmp_path: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def _serve(tmp_path: Path, port: int, **extra_env: str) -> Iterator[subprocess.Popen[bytes]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RATINGS_")}
+    env.update(extra_env)
     env.update(
         RATINGS_DATABASE_URL=f"sqlite:///{tmp_path / 'ratings.db'}",
         RATINGS_HOST="127.0.0.1",
@@ -102,16 +103,23 @@ def _serve(tmp_path: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
 
 def test_a_dead_worker_is_replaced_and_sigterm_stops_all(tmp_path: Path) -> None:
     port = free_port()
-    with _serve(tmp_path, port) as server:
+    # The workers' metrics: each has its live gauges (the pool's) in a file of its own.
+    samples = tmp_path / "metrics"
+    samples.mkdir()
+    with _serve(tmp_path, port, PROMETHEUS_MULTIPROC_DIR=str(samples)) as server:
         _until(lambda: len(_workers(server.pid)) == WORKERS and _healthy(port), "serving")
         first = _workers(server.pid)
         victim = min(first)
+        gauges = samples / f"gauge_livesum_{victim}.db"
+        assert gauges.exists()
         os.kill(victim, signal.SIGKILL)
         _until(
             lambda: len(_workers(server.pid)) == WORKERS and victim not in _workers(server.pid),
             "a new worker in place of the killed one",
         )
         _until(lambda: _healthy(port), "serving again")
+        # The dead worker's pool no longer counts in /metrics' sums.
+        assert not gauges.exists()
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=PATIENCE) == 0
         assert not any(_alive(pid) for pid in first | _workers(server.pid))

@@ -60,6 +60,14 @@ POOL_SIZE = Gauge(
 )
 
 
+def forget_process(pid: int | None) -> None:
+    """Drop an ended worker's live gauges (the pool's), so ``livesum`` sums live workers
+    only; its counters stay, as counts. A no-op outside multiprocess mode (or without a
+    pid: a process that never started)."""
+    if pid is not None and os.environ.get(MULTIPROCESS_ENV):
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
+
+
 def render() -> tuple[bytes, str]:
     """The exposition text for /metrics (aggregated over workers in multiprocess mode)."""
     if os.environ.get(MULTIPROCESS_ENV):
