@@ -102,18 +102,32 @@ def write_openapi(output: Path) -> None:
     output.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
 
 
-def recompute(ladder_id: str, start: str | None) -> None:
-    from app.core.database import Database
+def recompute(ladder_id: str, start: str | None) -> int:
+    """``ratings recompute``: 0, or 2 with the reason on stderr (an unknown ladder, a bad
+    ``--from``)."""
+    from app.core.errors import DomainError
     from app.services.admin import recompute_ladder
 
-    settings = get_settings()
-    database = Database(settings.database_url)
+    since: datetime | None = None
+    if start:
+        try:
+            since = datetime.fromisoformat(start.replace("Z", "+00:00"))
+        except ValueError:
+            since = None
+        if since is None or since.tzinfo is None:
+            message = f"error: --from {start!r} is not an RFC 3339 time with an offset"
+            print(message, file=sys.stderr)
+            return 2
+    database = _database()
     try:
-        since = datetime.fromisoformat(start.replace("Z", "+00:00")) if start else None
         events, players = recompute_ladder(database, ladder_id, since)
-        print(f"recomputed {events} events, {players} ratings in ladder {ladder_id}")
+    except DomainError as exc:
+        print(f"error: {exc.detail}", file=sys.stderr)
+        return 2
     finally:
         database.dispose()
+    print(f"recomputed {events} events, {players} ratings in ladder {ladder_id}")
+    return 0
 
 
 def _database() -> Database:
@@ -199,6 +213,9 @@ def export_file(ladder_id: str, output: Path | None) -> int:
 
     database = _database()
     try:
+        if not bulk.ladder_exists(database, ladder_id):
+            print(f"error: ladder {ladder_id!r} does not exist", file=sys.stderr)
+            return 2
         if output is None:
             count = bulk.write_export(database, ladder_id, sys.stdout)
         else:
@@ -237,7 +254,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "openapi":
         write_openapi(args.output)
     elif args.command == "recompute":
-        recompute(args.ladder, args.start)
+        sys.exit(recompute(args.ladder, args.start))
     elif args.command == "import":
         sys.exit(import_file(args.file, args.ladder, args.format, args.skip_invalid, args.chunk))
     elif args.command == "export":

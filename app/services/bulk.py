@@ -241,13 +241,16 @@ def key_for_ladder(per_faction: bool, player: str, faction: str | None) -> Playe
     return PlayerKey(player, faction if per_faction else None)
 
 
-def ensure_ladder(db: Database, ladder_id: str, header: dict[str, Any] | None) -> bool:
-    """Create the ladder from the file's header when it does not exist. True if created."""
-
-    def exists(session: Session) -> bool:
+def ladder_exists(db: Database, ladder_id: str) -> bool:
+    def work(session: Session) -> bool:
         return LadderRepository(session).get(ladder_id) is not None
 
-    if db.run(exists, write=False):
+    return db.run(work, write=False)
+
+
+def ensure_ladder(db: Database, ladder_id: str, header: dict[str, Any] | None) -> bool:
+    """Create the ladder from the file's header when it does not exist. True if created."""
+    if ladder_exists(db, ladder_id):
         return False
     if header is None:
         raise NotFound(

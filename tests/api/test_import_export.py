@@ -124,3 +124,15 @@ async def test_reimport_applies_nothing_twice_and_conflicts_are_reported(
     changed.write_text(json.dumps(game("club", "g1", {"a": 2, "b": 1}, minutes=1)) + "\n")
     assert run_cli(monkeypatch, database, "import", str(changed), "--ladder", "club") == 1
     assert "already stored with a different body" in capsys.readouterr().err
+
+
+async def test_commands_refuse_an_unknown_ladder_or_time_without_a_traceback(
+    database: Database, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(monkeypatch, database, "recompute", "nowhere") == 2
+    assert capsys.readouterr().err == "error: ladder 'nowhere' does not exist\n"
+    assert run_cli(monkeypatch, database, "export", "--ladder", "nowhere") == 2
+    assert capsys.readouterr().err == "error: ladder 'nowhere' does not exist\n"
+    for bad in ("yesterday", "2026-11-29T10:00:00"):  # not a time; no offset
+        assert run_cli(monkeypatch, database, "recompute", "nowhere", "--from", bad) == 2
+        assert "is not an RFC 3339 time with an offset" in capsys.readouterr().err
