@@ -323,16 +323,16 @@ async def test_failed_full_recompute_keeps_the_old_changes(
     monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
     monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", 4)
     monkeypatch.setattr(event_repository, "RETIRE_ROWS", 8)
-    rate_event = ledger.rate_event
+    rate = ledger.rate
     rated: list[int] = []
 
     def failing(*args: Any, **kwargs: Any) -> Any:
         rated.append(1)
         if len(rated) == 15:
             raise RuntimeError("engine failure for the test")
-        return rate_event(*args, **kwargs)
+        return rate(*args, **kwargs)
 
-    monkeypatch.setattr(ledger, "rate_event", failing)
+    monkeypatch.setattr(ledger, "rate", failing)
     with pytest.raises(RuntimeError, match="engine failure"):
         recompute_ladder(database, "a", None)
     assert await _change_ids(database, "a") == ids_a
