@@ -2,7 +2,7 @@
 
 - ``generate``: a deterministic (seeded) history of N games of one system, written as a
   ``ratings import`` JSON Lines file (a header line, then POST /games bodies in time order);
-- ``prepare``: the same games through the service's own conversion (``batch.game_item``: the
+- ``prepare``: the same games through the service's own conversion (``events.new_game_event``: the
   stored body, its hash and the engine event), then replayed with the pure engine into the
   exact ``events`` and ``changes`` rows the service would store (the raw-insert ceiling's
   rows, and the engine ceiling's input);
@@ -25,10 +25,9 @@ from typing import Any
 
 from app.engine.ledger import event_ranks, outcomes_by_rank, replay
 from app.engine.types import Game
-from app.repositories.events import CHANGE_COLUMNS
-from app.repositories.sqlite_inserts import insert_statements, rows_per_statement
+from app.repositories.history import CHANGE_COLUMNS
 from app.schemas.events import GameIn
-from app.services.batch import game_item
+from app.services.events import new_game_event
 from app.services.runtime import Runtime, configure, db_key, encode_state, plain
 
 #: First game's time; each next game is GAME_SPACING later (strictly increasing: no ties).
@@ -120,7 +119,7 @@ def prepare(ds: Dataset, first_seq: int = 1, first_change_id: int = 1) -> Prepar
     stamp = datetime.now(UTC)
     occurred: list[datetime] = []
     for index, raw in enumerate(bodies(ds)):
-        item = game_item(GameIn.model_validate({**raw, "ladder": ds.ladder}))
+        item = new_game_event(GameIn.model_validate({**raw, "ladder": ds.ladder}))
         out.events.append(item.event)  # type: ignore[arg-type]
         occurred.append(item.occurred_at)
         out.event_rows.append(
@@ -131,7 +130,7 @@ def prepare(ds: Dataset, first_seq: int = 1, first_change_id: int = 1) -> Prepar
                 item.external_id,
                 item.occurred_at,
                 json.dumps(item.body),
-                item.digest,
+                item.body_hash,
                 item.rated,
                 item.tournament,
                 None,
@@ -238,8 +237,8 @@ def _insert_many_per_statement(
     rows: list[tuple[Any, ...]],
     variables: int,
 ) -> None:
-    per_statement = rows_per_statement(variables, len(columns))
-    for sql, parameters in insert_statements(table, columns, rows, per_statement):
+    per_statement = max(1, min(ROWS_PER_STATEMENT, variables // len(columns)))
+    for sql, parameters in _insert_statements(table, columns, rows, per_statement):
         connection.execute(sql, parameters)
 
 
@@ -289,3 +288,20 @@ def _process_cpu(pid: int) -> float:
     except (FileNotFoundError, ProcessLookupError):
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+#: Rows per multi-row INSERT of the SQLite ceiling (fewer if the bound-variable limit says so).
+ROWS_PER_STATEMENT = 2_000
+
+
+def _insert_statements(
+    table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]], per_statement: int
+) -> Iterator[tuple[str, list[Any]]]:
+    """(statement, parameters) inserting ``rows`` in statements of ``per_statement`` rows."""
+    head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+    one = f"({', '.join('?' * len(columns))})"
+    full = head + ", ".join([one] * per_statement)
+    for begin in range(0, len(rows), per_statement):
+        part = rows[begin : begin + per_statement]
+        statement = full if len(part) == per_statement else head + ", ".join([one] * len(part))
+        yield statement, [value for row in part for value in row]

@@ -2,8 +2,9 @@
 
 Writers on SQLite take the write lock up front (``BEGIN IMMEDIATE``) so that two writers never
 both read and then fail to upgrade; PostgreSQL writers lock rows in a fixed order instead.
-Transient failures (deadlocks, serialization failures, lost connections, SQLite's busy lock)
-are retried by :func:`run_in_transaction`; what still fails becomes a 503 with Retry-After.
+Transient failures (deadlocks, serialization failures, lost connections, SQLite's busy lock,
+a unique-key race lost to a concurrent writer) are retried by :meth:`Database.run`, the one
+transaction runner; what still fails becomes a 503 with Retry-After.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
-from psycopg import Pipeline
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
@@ -44,6 +45,16 @@ RETRY_MAX_DELAY = 0.5
 POOL_TIMEOUT_SECONDS = 30.0
 #: SQLite's connection pool: writes serialize on the file lock anyway.
 SQLITE_POOL_SIZE = 8
+#: How often a write that lost a unique-key race (the same id stored by another replica, two
+#: writers extending the same rating) runs again: the next run sees the winner's row.
+INTEGRITY_RETRIES = 5
+
+
+class Retry(Enum):
+    """What a transaction's work returns, instead of a result, to be rolled back and run again."""
+
+    #: It needs its ladder's exclusive lock (a late result, a ladder-wide system).
+    EXCLUSIVE = "exclusive"
 
 
 class SqliteWriterQueue:
@@ -76,13 +87,7 @@ class SqliteWriterQueue:
             self._fd = None
 
 
-class RetryableConflict(Exception):
-    """Raised inside a transaction to ask for a clean retry (for example a lost race)."""
-
-
 def _is_retryable(exc: BaseException) -> bool:
-    if isinstance(exc, RetryableConflict):
-        return True
     if isinstance(exc, DBAPIError):
         if exc.connection_invalidated:
             return True
@@ -103,12 +108,6 @@ def _is_unavailable(exc: BaseException) -> bool:
         sqlstate = getattr(exc.orig, "sqlstate", None)
         return sqlstate is None or str(sqlstate).startswith(("08", "57P"))
     return False
-
-
-def pipelines_supported() -> bool:
-    """psycopg can pipeline statements (its libpq is 14 or later): the one place that says so,
-    for :class:`Database` and the repositories alike."""
-    return Pipeline.is_supported()
 
 
 class Database:
@@ -159,31 +158,17 @@ class Database:
     def dialect(self) -> str:
         return self.engine.dialect.name
 
-    @property
-    def pipelines(self) -> bool:
-        """Statements can go out in psycopg's pipeline mode (PostgreSQL, libpq 14 or later)."""
-        return not self.is_sqlite and pipelines_supported()
-
     @contextmanager
-    def session(self, *, write: bool, explicit_begin: bool = False) -> Iterator[Session]:
-        """One transaction: committed on success, rolled back on any exception.
-
-        ``explicit_begin``: where pipelines exist, the driver sends no BEGIN of its own (the
-        connection is in autocommit mode) and the work must send BEGIN itself, before any
-        other statement: in a pipeline with the statements after it, it costs no round trip
-        of its own, where the driver's BEGIN costs one. The commit or rollback at the end is
-        the driver's, as usual (a no-op when the work has committed already).
-        """
+    def session(self, *, write: bool) -> Iterator[Session]:
+        """One transaction: committed on success, rolled back on any exception."""
         if write and self._writers is not None:
             with self._writers.turn():
-                yield from self._transaction(write=True, explicit_begin=explicit_begin)
+                yield from self._transaction(write=True)
             return
-        yield from self._transaction(write=write, explicit_begin=explicit_begin)
+        yield from self._transaction(write=write)
 
-    def _transaction(self, *, write: bool, explicit_begin: bool) -> Iterator[Session]:
+    def _transaction(self, *, write: bool) -> Iterator[Session]:
         options: dict[str, Any] = {"ratings_write": True} if write else {}
-        if explicit_begin and self.pipelines:
-            options["isolation_level"] = "AUTOCOMMIT"
         with self._sessions() as session:
             session.connection(execution_options=options)
             try:
@@ -193,32 +178,53 @@ class Database:
                 session.rollback()
                 raise
 
-    def run(
-        self, work: Callable[[Session], T], *, write: bool = True, explicit_begin: bool = False
+    def run(self, work: Callable[[Session], T], *, write: bool = True) -> T:
+        """Run ``work`` in a transaction: the one place that retries. Transient failures run
+        it again with back-off, and so does a write that lost a unique-key race."""
+        return self.run_escalating(lambda session, _exclusive: work(session), write=write)
+
+    def run_escalating(
+        self, work: Callable[[Session, bool], T | Retry], *, write: bool = True
     ) -> T:
-        """Run ``work`` in a transaction, retrying transient failures with back-off
-        (``explicit_begin`` as in :meth:`session`)."""
+        """:meth:`run` for a write that starts under its ladder's shared lock (``work`` gets
+        ``exclusive=False``) and returns :attr:`Retry.EXCLUSIVE` when it must hold the
+        exclusive one: it is rolled back and run once more with ``exclusive=True``."""
+        exclusive = False
         delay = RETRY_BASE_DELAY
-        for attempt in range(1, self.retries + 1):
+        transient = races = 0
+        while True:
             try:
-                with self.session(write=write, explicit_begin=explicit_begin) as session:
-                    return work(session)
+                with self.session(write=write) as session:
+                    result = work(session, exclusive)
+                    if isinstance(result, Retry):
+                        session.rollback()
+                if not isinstance(result, Retry):
+                    return result
+                if result is Retry.EXCLUSIVE and not exclusive:
+                    exclusive = True
+                    continue
+                races += 1
             except IntegrityError:
-                raise
+                if not write:
+                    raise
+                races += 1
             except PoolTimeout as exc:
                 metrics.DB_ERRORS.labels("PoolTimeout").inc()
                 raise Unavailable("no database connection is free; retry") from exc
-            except (DBAPIError, RetryableConflict) as exc:
-                metrics.DB_ERRORS.labels(type(getattr(exc, "orig", exc)).__name__).inc()
+            except DBAPIError as exc:
+                metrics.DB_ERRORS.labels(type(exc.orig).__name__).inc()
                 if not _is_retryable(exc) and not _is_unavailable(exc):
                     raise
                 metrics.DB_RETRIES.inc()
-                if attempt == self.retries:
+                transient += 1
+                if transient >= self.retries:
                     log.warning("transaction failed after retries", extra={"error": str(exc)})
                     raise Unavailable("the database is busy or unreachable; retry") from exc
                 time.sleep(delay * (1 + random.random()))
                 delay = min(delay * 2, RETRY_MAX_DELAY)
-        raise AssertionError("unreachable")
+                continue
+            if races >= INTEGRITY_RETRIES:
+                raise Unavailable("the write kept conflicting with concurrent writes; retry")
 
     def observe_pool(self) -> None:
         """Publish this process's pool usage to the metrics."""

@@ -22,6 +22,7 @@ from app.engine.types import (
     Outcome,
     PlayerKey,
     PlayerState,
+    Standing,
     Tournament,
     frozen,
 )
@@ -113,6 +114,23 @@ def _finite(outcome: Outcome, where: str) -> Outcome:
                     "ladder's parameters involved are too large for the system",
                 )
     return outcome
+
+
+def shown(rater: Rater, state: PlayerState, ladder_state: Mapping[str, Json]) -> Standing:
+    """What a leaderboard shows for ``state``: the system's standing, its rating raised to the
+    ladder-wide floor where the system has one (NADF's base, SYSTEMS.md "nadf"). The stored
+    state keeps the computed value; the system floors it itself when the player next plays."""
+    standing = rater.standing(state)
+    floor = rater.rating_floor(ladder_state)
+    if floor is not None and standing.rating < floor:
+        return Standing(
+            floor,
+            standing.deviation,
+            standing.volatility,
+            standing.ranking_value,
+            standing.tiebreak,
+        )
+    return standing
 
 
 @dataclass(frozen=True, slots=True)

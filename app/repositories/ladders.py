@@ -24,6 +24,9 @@ LADDER_LOCK = {
         (False, "pg_advisory_xact_lock_shared"),
     )
 }
+LADDER_TRY_LOCK_SHARED = text(
+    "SELECT pg_try_advisory_xact_lock_shared(:namespace, hashtext(:ladder))"
+)
 
 
 class LadderRepository:
@@ -46,6 +49,17 @@ class LadderRepository:
                 LADDER_LOCK[exclusive], {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id}
             )
         return self.session.scalars(_LADDER_BY_ID, {"ladder_id": ladder_id}).one_or_none()
+
+    def try_lock_shared(self, ladder_id: str) -> bool:
+        """Take the ladder's shared lock unless its exclusive lock is held (then False, at
+        once). SQLite: ``BEGIN IMMEDIATE`` has serialised every writer, so always True."""
+        if not is_postgres(self.session):
+            return True
+        return bool(
+            self.session.scalar(
+                LADDER_TRY_LOCK_SHARED, {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id}
+            )
+        )
 
     def add(self, ladder: Ladder) -> None:
         self.session.add(ladder)

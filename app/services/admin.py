@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from app.core.database import Database
 from app.core.memory import collector_paused
 from app.repositories.ladders import LadderRepository
-from app.services.ledger import recompute
+from app.services.history import recompute
 from app.services.runtime import require_ladder
 
 

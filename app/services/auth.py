@@ -21,7 +21,7 @@ from app.core.logging import note
 from app.models import ApiKey
 from app.repositories.keys import KeyRepository
 from app.schemas.keys import KeyCreated, KeyIn, KeyList, KeyOut
-from app.services.ledger import now
+from app.services.history import now
 
 KEY_PREFIX = "rk_"
 KEY_ID_BYTES = 6

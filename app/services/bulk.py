@@ -13,7 +13,7 @@ import csv
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TextIO
 
 from pydantic import ValidationError
@@ -22,16 +22,24 @@ from sqlalchemy.orm import Session
 from app.core.database import Database
 from app.core.errors import FieldError, NotFound
 from app.core.memory import collector_paused
-from app.engine.types import PlayerKey
+from app.engine.protocols import key_for
+from app.models import Ladder
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import AdjustmentIn, GameIn, TournamentIn
 from app.schemas.ladders import LadderIn
 from app.services import batch
-from app.services.conversion import ADJUSTMENT, GAME, adjustment_body, adjustment_to_engine
+from app.services.conversion import (
+    ADJUSTMENT,
+    GAME,
+    adjustment_body,
+    adjustment_to_engine,
+    tournament_time,
+)
+from app.services.events import new_game_event, new_tournament_event
+from app.services.history import EVENT_PAGE, NewEvent
 from app.services.ladders import create_ladder
-from app.services.ledger import EVENT_PAGE
-from app.services.runtime import body_hash, require_ladder, runtime_for
+from app.services.runtime import Runtime, body_hash, configure, require_ladder, runtime_for
 
 #: CSV columns; rows sharing an ``id`` (consecutive) are one game. Empty cells are absent.
 CSV_COLUMNS = (
@@ -101,15 +109,37 @@ def read_jsonl(stream: TextIO) -> Parsed:
     return parsed
 
 
+#: CSV columns holding whole numbers, and those holding yes/no.
+CSV_INTEGERS = frozenset({"rank", "centres", "eliminated_in", "end_year", "event_coaches"})
+CSV_FLAGS = frozenset({"rated", "event_major"})
+#: Columns that describe the game rather than one player: every row of a game must agree.
+CSV_GAME_COLUMNS = (
+    "played_at", "rated", "tournament", "end_year", "event_coaches", "event_major"
+)  # fmt: skip
+CSV_PLAYER_COLUMNS = ("player", "rank", "faction", "centres", "eliminated_in")
+CSV_TRUE = frozenset({"1", "true", "yes"})
+CSV_FALSE = frozenset({"0", "false", "no"})
+
+
 def _csv_value(column: str, value: str) -> Any:
-    if column in ("rank", "centres", "eliminated_in", "end_year", "event_coaches"):
-        return int(value)
-    if column in ("rated", "event_major"):
-        return value.strip().lower() in ("1", "true", "yes")
+    """A cell as the game body holds it; ValueError naming the rule it breaks."""
+    if column in CSV_INTEGERS:
+        try:
+            return int(value)
+        except ValueError:
+            raise ValueError(f"{column}: {value!r} is not a whole number") from None
+    if column in CSV_FLAGS:
+        flag = value.strip().lower()
+        if flag not in CSV_TRUE | CSV_FALSE:
+            raise ValueError(f"{column}: {value!r} is not one of 1/0, true/false, yes/no")
+        return flag in CSV_TRUE
     return value
 
 
 def read_csv(stream: TextIO) -> Parsed:
+    """Games, one row per player; consecutive rows with the same ``id`` are one game, and
+    must agree on the game's own columns. A game with a bad row is reported once, at its
+    first bad row, and left out whole."""
     parsed = Parsed()
     reader = csv.DictReader(stream)
     unknown = set(reader.fieldnames or ()) - set(CSV_COLUMNS)
@@ -117,14 +147,46 @@ def read_csv(stream: TextIO) -> Parsed:
         parsed.errors.append(LineError(1, f"unknown columns: {', '.join(sorted(unknown))}"))
         return parsed
     current: dict[str, Any] | None = None
-    for number, row in enumerate(reader, start=2):
-        try:
-            values = {k: _csv_value(k, v) for k, v in row.items() if v not in (None, "")}
-        except ValueError as exc:
-            parsed.errors.append(LineError(number, f"bad number: {exc}"))
+    first_line = 0
+    refused: str | None = None  # the id of the game being left out
+    for row in reader:
+        number = reader.line_num
+        problem = None
+        extra = row.get(None)  # DictReader's key for the cells past the header
+        if extra:
+            width = len(reader.fieldnames or ())
+            problem = f"{width + len(extra)} cells, but the header names {width} columns"
+        values: dict[str, Any] = {}
+        if problem is None:
+            try:
+                values = {k: _csv_value(k, v) for k, v in row.items() if v not in (None, "")}
+            except ValueError as exc:
+                problem = str(exc)
+        game_id = values.get("id", row.get("id"))
+        continuing = current is not None and current["id"] == game_id
+        if refused is not None and game_id == refused:
+            continue  # the rest of a game already reported
+        if problem is None and continuing:
+            assert current is not None
+            for column in CSV_GAME_COLUMNS:
+                if values.get(column) != current["_columns"].get(column):
+                    problem = (
+                        f"{column}: {values.get(column)!r} differs from "
+                        f"{current['_columns'].get(column)!r} on line {first_line}, "
+                        f"the first row of game {game_id!r}"
+                    )
+                    break
+        if problem is not None:
+            parsed.errors.append(LineError(number, problem))
+            if continuing:
+                parsed.bodies.pop()
+            refused, current = game_id, None
             continue
-        if current is None or current["id"] != values.get("id"):
+        refused = None
+        if not continuing:
+            first_line = number
             current = {"id": values.get("id"), "played_at": values.get("played_at"), "players": []}
+            current["_columns"] = {c: values.get(c) for c in CSV_GAME_COLUMNS}
             for column in ("rated", "tournament", "end_year"):
                 if column in values:
                     current[column] = values[column]
@@ -135,12 +197,10 @@ def read_csv(stream: TextIO) -> Parsed:
                     if k in values
                 }
             parsed.bodies.append((number, GAME, current))
-        player = {
-            k: values[k]
-            for k in ("player", "rank", "faction", "centres", "eliminated_in")
-            if k in values
-        }
-        current["players"].append(player)
+        assert current is not None
+        current["players"].append({k: values[k] for k in CSV_PLAYER_COLUMNS if k in values})
+    for _number, _kind, body in parsed.bodies:
+        body.pop("_columns", None)
     return parsed
 
 
@@ -157,7 +217,7 @@ def _message(exc: ValidationError) -> str:
 
 def to_items(
     db: Database, ladder_id: str, parsed: Parsed
-) -> tuple[list[tuple[int, batch.Item]], list[LineError]]:
+) -> tuple[list[tuple[int, NewEvent]], list[LineError]]:
     """Validate every line (shape, then the system's rules); items in file order."""
     with collector_paused():
         return _to_items(db, ladder_id, parsed)
@@ -165,32 +225,43 @@ def to_items(
 
 def _to_items(
     db: Database, ladder_id: str, parsed: Parsed
-) -> tuple[list[tuple[int, batch.Item]], list[LineError]]:
-
-    def load(session: Session) -> bool:
-        ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        return runtime_for(ladder).info.per_faction
-
-    per_faction = db.run(load, write=False)
+) -> tuple[list[tuple[int, NewEvent]], list[LineError]]:
+    runtime = _runtime_of(db, ladder_id, parsed.header)
     errors = list(parsed.errors)
-    items: list[tuple[int, batch.Item]] = []
+    items: list[tuple[int, NewEvent]] = []
+    times = _event_times(parsed)
     for number, kind, raw in parsed.bodies:
+        named = raw.get(HEADER)
+        if named is not None and named != ladder_id:
+            errors.append(
+                LineError(number, f"ladder: {named!r}, but this import is into {ladder_id!r}")
+            )
+            continue
         body = {**raw, "ladder": ladder_id}
         try:
             if kind == GAME:
-                items.append((number, batch.game_item(GameIn.model_validate(body))))
+                items.append((number, new_game_event(GameIn.model_validate(body))))
             elif kind == ADJUSTMENT:
                 data = dict(raw[ADJUSTMENT_KEY])
                 player = str(data.pop("player", ""))
                 adjustment = AdjustmentIn.model_validate(data)
-                at = adjustment.at or datetime.now(UTC)
-                key = key_for_ladder(per_faction, player, adjustment.faction)
+                at = adjustment.at or times.get(number)
+                if at is None:
+                    errors.append(
+                        LineError(
+                            number,
+                            "adjustment.at: needed in a file without games or tournaments "
+                            "(elsewhere it defaults to the time of the result before it)",
+                        )
+                    )
+                    continue
+                key = key_for(runtime.info, player, adjustment.faction)
                 stored = adjustment_body(player, adjustment, at)
                 items.append(
                     (
                         number,
-                        batch.Item(
-                            ladder=ladder_id,
+                        NewEvent(
+                            ladder_id=ladder_id,
                             kind=ADJUSTMENT,
                             # Named by its content, so importing a file twice applies it once.
                             external_id=IMPORTED_ADJUSTMENT_PREFIX + body_hash(stored)[:24],
@@ -201,19 +272,61 @@ def _to_items(
                     )
                 )
             else:
-                items.append((number, batch.tournament_item(TournamentIn.model_validate(body))))
+                items.append((number, new_tournament_event(TournamentIn.model_validate(body))))
         except ValidationError as exc:
             errors.append(LineError(number, _message(exc)))
-    checked = batch.check(db, [((number,), item) for number, item in items])
+    checked = batch.check(db, [((number,), item) for number, item in items], {ladder_id: runtime})
     checked.extend(_conflicts(db, ladder_id, items))
     bad_lines = {int(e.loc[0]) for e in checked}
     errors.extend(LineError(int(e.loc[0]), _field_message(e)) for e in checked)
     return [(n, i) for n, i in items if n not in bad_lines], sorted(errors, key=lambda e: e.line)
 
 
-def _conflicts(
-    db: Database, ladder_id: str, items: list[tuple[int, batch.Item]]
-) -> list[FieldError]:
+def _runtime_of(db: Database, ladder_id: str, header: dict[str, Any] | None) -> Runtime:
+    """The ladder's configured system; for a ladder the import will create, its header's
+    (nothing is created before every line is checked)."""
+
+    def load(session: Session) -> Ladder | None:
+        return LadderRepository(session).get(ladder_id)
+
+    ladder = db.run(load, write=False)
+    if ladder is not None:
+        return runtime_for(ladder)
+    if header is None:
+        raise NotFound(
+            f"ladder {ladder_id!r} does not exist and the file has no header line to create it"
+        )
+    return configure(str(header.get("system", "")), header.get("params"))
+
+
+def _event_times(parsed: Parsed) -> dict[int, datetime]:
+    """The time each adjustment without ``at`` takes from the file: that of the game or
+    tournament before it, or for adjustments ahead of every result, that of the first one.
+    Taken from the file rather than the clock, so importing it twice applies it once."""
+    times: dict[int, datetime] = {}
+    pending: list[int] = []
+    last: datetime | None = None
+    for number, kind, raw in parsed.bodies:
+        if kind == ADJUSTMENT:
+            if last is None:
+                pending.append(number)
+            else:
+                times[number] = last
+            continue
+        try:
+            if kind == GAME:
+                last = GameIn.model_validate({**raw, "ladder": "-"}).played_at
+            else:
+                last = tournament_time(TournamentIn.model_validate({**raw, "ladder": "-"}).held_on)
+        except ValidationError:
+            continue  # reported with its own line
+        for waiting in pending:
+            times[waiting] = last
+        pending = []
+    return times
+
+
+def _conflicts(db: Database, ladder_id: str, items: list[tuple[int, NewEvent]]) -> list[FieldError]:
     """Lines whose id is already stored with a different body (they would be a 409)."""
 
     def work(session: Session) -> list[FieldError]:
@@ -227,7 +340,7 @@ def _conflicts(
             for number, item in items
             if item.external_id is not None
             and (found := stored.get((item.kind, item.external_id))) is not None
-            and found.body_hash != item.digest
+            and found.body_hash != item.body_hash
         ]
 
     return db.run(work, write=False)
@@ -235,10 +348,6 @@ def _conflicts(
 
 def _field_message(error: FieldError) -> str:
     return f"{'.'.join(str(p) for p in error.loc[1:]) or 'body'}: {error.msg}"
-
-
-def key_for_ladder(per_faction: bool, player: str, faction: str | None) -> PlayerKey:
-    return PlayerKey(player, faction if per_faction else None)
 
 
 def ladder_exists(db: Database, ladder_id: str) -> bool:
@@ -270,7 +379,7 @@ def ensure_ladder(db: Database, ladder_id: str, header: dict[str, Any] | None) -
 
 def apply_in_chunks(
     db: Database,
-    items: list[batch.Item],
+    items: list[NewEvent],
     chunk: int = DEFAULT_CHUNK,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[int, int]:
@@ -281,7 +390,7 @@ def apply_in_chunks(
 
 def _apply_in_chunks(
     db: Database,
-    items: list[batch.Item],
+    items: list[NewEvent],
     chunk: int,
     progress: Callable[[int], None] | None,
 ) -> tuple[int, int]:
@@ -320,7 +429,7 @@ def write_export(db: Database, ladder_id: str, out: TextIO) -> int:
             header["title"] = ladder.title
         out.write(json.dumps({HEADER: header}, sort_keys=True) + "\n")
         count = 0
-        for page in EventRepository(session).live_pages(ladder_id, None, EVENT_PAGE):
+        for page in EventRepository(session).live_rows(ladder_id, None, EVENT_PAGE):
             for event in page:
                 body = {k: v for k, v in event.body.items() if k != "ladder"}
                 if event.kind == ADJUSTMENT:

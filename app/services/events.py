@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio.to_thread
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.core import metrics
-from app.core.database import Database
-from app.core.errors import Conflict, NotFound, Unavailable
+from app.core.database import Database, Retry
+from app.core.errors import Conflict, NotFound
+from app.engine.ledger import event_keys, event_ranks
 from app.engine.types import Change as EngineChange
-from app.engine.types import LadderEvent
-from app.models import NO_FACTION, Change, Event
+from app.models import Change, Event
+from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import ChangeOut, GameIn, GameOut, TournamentIn, TournamentOut
@@ -29,10 +29,10 @@ from app.services.conversion import (
     tournament_to_engine,
 )
 from app.services.group_commit import committer_for
-from app.services.ledger import (
-    NeedsExclusiveLock,
+from app.services.history import (
+    Created,
+    Existing,
     NewEvent,
-    Recorded,
     now,
     recompute,
     record,
@@ -41,44 +41,18 @@ from app.services.ledger import (
 )
 from app.services.runtime import (
     Runtime,
-    body_hash,
     decode_state,
+    plain,
     rate,
     require_ladder,
     runtime_for,
 )
-
-T = TypeVar("T")
-
-#: How often a write that lost a race (same id from two replicas, a chain conflict) is retried.
-INTEGRITY_RETRIES = 5
 
 
 @dataclass(frozen=True, slots=True)
 class Submitted:
     status: int
     body: GameOut | TournamentOut
-
-
-def run_write(db: Database, work: Callable[[Session, bool], T]) -> T:
-    """Run a recording transaction: shared ladder lock first, exclusive when it asks for it.
-
-    A unique-constraint race (two replicas storing the same id, or two writers extending the
-    same rating) rolls back and runs again; the second run sees the winner's row.
-    """
-    exclusive = False
-    for _attempt in range(INTEGRITY_RETRIES):
-        try:
-            return db.run(functools.partial(_with_lock_mode, work, exclusive))
-        except NeedsExclusiveLock:
-            exclusive = True
-        except IntegrityError:
-            continue
-    raise Unavailable("the write kept conflicting with concurrent writes; retry")
-
-
-def _with_lock_mode(work: Callable[[Session, bool], T], exclusive: bool, session: Session) -> T:
-    return work(session, exclusive)
 
 
 def _load_runtime(db: Database, ladder_id: str) -> Runtime:
@@ -149,8 +123,6 @@ def _change_out(
 def _engine_change_out(
     runtime: Runtime, change: EngineChange, rank: int | None, faction_shown: str | None
 ) -> ChangeOut:
-    from app.services.runtime import plain
-
     standing = runtime.standing(change.after)
     return ChangeOut(
         player=change.key.player,
@@ -203,28 +175,6 @@ def _out(
     )
 
 
-def _new_event(
-    kind: str,
-    external_id: str,
-    occurred_at: datetime,
-    canonical: dict[str, Any],
-    engine_event: LadderEvent,
-    *,
-    rated: bool = True,
-    tournament: str | None = None,
-) -> NewEvent:
-    return NewEvent(
-        kind=kind,
-        external_id=external_id,
-        occurred_at=occurred_at,
-        body=canonical,
-        body_hash=body_hash(canonical),
-        event=engine_event,
-        rated=rated,
-        tournament=tournament,
-    )
-
-
 def _shown_factions(kind: str, body: Mapping[str, Any], count: int) -> list[str | None]:
     """The faction each change shows: a game's, as posted; none in a tournament."""
     if kind == GAME:
@@ -232,64 +182,64 @@ def _shown_factions(kind: str, body: Mapping[str, Any], count: int) -> list[str 
     return [None] * count
 
 
-def _answer_new(ladder_id: str, new: NewEvent, recorded: Recorded) -> GameOut | TournamentOut:
+def _answer_new(new: NewEvent, created: Created) -> GameOut | TournamentOut:
     """The response to a newly recorded event, from the rows just written."""
-    assert recorded.runtime is not None
-    assert recorded.changes is not None
     view = EventView(
-        ladder_id,
+        new.ladder_id,
         new.kind,
         new.external_id,
-        recorded.seq,
+        created.seq,
         new.occurred_at,
         new.rated,
         False,
         new.body,
     )
-    return _out(recorded.runtime, view, recorded.changes)
+    return _out(created.runtime, view, created.changes)
 
 
-def _submit(db: Database, ladder_id: str, new: NewEvent, *, dry_run: bool) -> Submitted:
+def _submit(db: Database, new: NewEvent, *, dry_run: bool) -> Submitted:
     if dry_run:
-        return Submitted(200, _dry_run(db, ladder_id, new))
+        return Submitted(200, _dry_run(db, new))
 
-    def work(session: Session, exclusive: bool) -> tuple[Submitted, str]:
-        recorded = record(session, ladder_id, new, exclusive=exclusive)
-        runtime = recorded.runtime
-        assert runtime is not None
-        status = 200 if recorded.existing else 201
-        if recorded.changes is not None:
-            return Submitted(status, _answer_new(ladder_id, new, recorded)), runtime.info.id
+    def work(session: Session, exclusive: bool) -> tuple[Submitted, str] | Retry:
+        recorded = record(session, new.ladder_id, new, exclusive=exclusive)
+        if isinstance(recorded, Retry):
+            return recorded
+        if isinstance(recorded, Created):
+            return Submitted(201, _answer_new(new, recorded)), recorded.runtime.info.id
+        ladder = require_ladder(LadderRepository(session).get(new.ladder_id), new.ladder_id)
+        runtime = runtime_for(ladder)
         event = session.get(Event, recorded.seq)
         assert event is not None
-        changes = EventRepository(session).changes_of_event(recorded.seq)
-        out = _out(runtime, event, changes, recorded.recomputed_events, recorded.recomputed_players)
-        return Submitted(status, out), runtime.info.id
+        changes = ChangeRepository(session).of_event(recorded.seq)
+        if isinstance(recorded, Existing):
+            return Submitted(200, _out(runtime, event, changes)), runtime.info.id
+        out = _out(runtime, event, changes, recorded.events, recorded.players)
+        return Submitted(201, out), runtime.info.id
 
-    submitted, system = run_write(db, work)
+    submitted, system = db.run_escalating(work)
     if submitted.status == 201:
-        metrics.record_applied(ladder_id, system, new.kind)
-        metrics.record_recomputed(ladder_id, system, submitted.body.recomputed_events)
+        metrics.record_applied(new.ladder_id, system, new.kind)
+        metrics.record_recomputed(new.ladder_id, system, submitted.body.recomputed_events)
     return submitted
 
 
-def _dry_run(db: Database, ladder_id: str, new: NewEvent) -> GameOut | TournamentOut:
+def _dry_run(db: Database, new: NewEvent) -> GameOut | TournamentOut:
     """The response the event would get, computed from history as of its time; nothing stored."""
-    from app.engine.ledger import event_keys, event_ranks
+    ladder_id = new.ladder_id
 
     def work(session: Session) -> GameOut | TournamentOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         runtime = runtime_for(ladder)
         validate(runtime, new.event)
-        repo = EventRepository(session)
-        existing = repo.find(ladder_id, new.kind, new.external_id or "")
+        existing = EventRepository(session).find(ladder_id, new.kind, new.external_id or "")
         if existing is not None:
             if existing.body_hash != new.body_hash:
                 raise Conflict(
                     f"{new.kind} {new.external_id!r} already exists with a different body"
                 )
             # Already recorded: the dry run answers what posting it would, the stored response.
-            return _out(runtime, existing, repo.changes_of_event(existing.seq))
+            return _out(runtime, existing, ChangeRepository(session).of_event(existing.seq))
         keys = event_keys(runtime.info, new.event)
         states, ladder_state = states_as_of(session, ladder, runtime, keys, new.occurred_at)
         outcome = rate(runtime.info, runtime.rater, new.event, states, ladder_state)
@@ -321,19 +271,31 @@ def _dry_run(db: Database, ladder_id: str, new: NewEvent) -> GameOut | Tournamen
 
 
 def new_game_event(body: GameIn) -> NewEvent:
-    return _new_event(
-        GAME,
-        body.id,
-        body.played_at,
-        body.model_dump(mode="json", by_alias=True),
-        game_to_engine(body),
+    return NewEvent(
+        ladder_id=body.ladder,
+        kind=GAME,
+        external_id=body.id,
+        occurred_at=body.played_at,
+        body=body.model_dump(mode="json", by_alias=True),
+        event=game_to_engine(body),
         rated=body.rated,
         tournament=body.tournament,
     )
 
 
+def new_tournament_event(body: TournamentIn) -> NewEvent:
+    return NewEvent(
+        ladder_id=body.ladder,
+        kind=TOURNAMENT,
+        external_id=body.id,
+        occurred_at=tournament_time(body.held_on),
+        body=body.model_dump(mode="json", by_alias=True),
+        event=tournament_to_engine(body),
+    )
+
+
 def submit_game(db: Database, body: GameIn, *, dry_run: bool = False) -> Submitted:
-    return _submit(db, body.ladder, new_game_event(body), dry_run=dry_run)
+    return _submit(db, new_game_event(body), dry_run=dry_run)
 
 
 async def submit_game_grouped(db: Database, body: GameIn, max_group: int) -> Submitted:
@@ -343,78 +305,57 @@ async def submit_game_grouped(db: Database, body: GameIn, max_group: int) -> Sub
     recorded on its own, in a worker thread, exactly as :func:`submit_game` does.
     """
     new = new_game_event(body)
-    recorded = await committer_for(db, max_group).submit(body.ladder, new)
-    if isinstance(recorded, Recorded):
-        assert recorded.runtime is not None
+    recorded = await committer_for(db, max_group).submit(new)
+    if isinstance(recorded, Created):
         metrics.record_applied(body.ladder, recorded.runtime.info.id, new.kind)
-        return Submitted(201, _answer_new(body.ladder, new, recorded))
-    one_by_one = functools.partial(_submit, db, body.ladder, new, dry_run=False)
+        return Submitted(201, _answer_new(new, recorded))
+    one_by_one = functools.partial(_submit, db, new, dry_run=False)
     return await anyio.to_thread.run_sync(one_by_one)
 
 
 def submit_tournament(db: Database, body: TournamentIn, *, dry_run: bool = False) -> Submitted:
-    canonical = body.model_dump(mode="json", by_alias=True)
-    new = _new_event(
-        TOURNAMENT,
-        body.id,
-        tournament_time(body.held_on),
-        canonical,
-        tournament_to_engine(body),
-    )
-    return _submit(db, body.ladder, new, dry_run=dry_run)
+    return _submit(db, new_tournament_event(body), dry_run=dry_run)
 
 
 def get_event(db: Database, ladder_id: str, kind: str, external_id: str) -> GameOut | TournamentOut:
     def work(session: Session) -> GameOut | TournamentOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         runtime = runtime_for(ladder)
-        repo = EventRepository(session)
-        event = repo.find(ladder_id, kind, external_id)
+        event = EventRepository(session).find(ladder_id, kind, external_id)
         if event is None:
             raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
-        return _out(runtime, event, repo.changes_of_event(event.seq))
+        return _out(runtime, event, ChangeRepository(session).of_event(event.seq))
 
     return db.run(work, write=False)
 
 
 def correct_event(
-    db: Database,
-    ladder_id: str,
-    kind: str,
-    external_id: str,
-    occurred_at: datetime,
-    canonical: dict[str, Any],
-    engine_event: LadderEvent,
-    *,
-    rated: bool = True,
-    tournament: str | None = None,
+    db: Database, ladder_id: str, external_id: str, new: NewEvent
 ) -> GameOut | TournamentOut:
     """Replace a stored result and recompute everything from the earlier of the two times."""
     runtime = _load_runtime(db, ladder_id)
-    validate(runtime, engine_event)
-    digest = body_hash(canonical)
+    validate(runtime, new.event)
 
-    def work(session: Session, _exclusive: bool) -> GameOut | TournamentOut:
+    def work(session: Session) -> GameOut | TournamentOut:
         ladder = require_ladder(
             LadderRepository(session).get_locked(ladder_id, exclusive=True), ladder_id
         )
-        repo = EventRepository(session)
-        event = repo.find(ladder_id, kind, external_id)
+        event = EventRepository(session).find(ladder_id, new.kind, external_id)
         if event is None:
-            raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
-        start = min(event.occurred_at, occurred_at)
-        event.body = canonical
-        event.body_hash = digest
-        event.occurred_at = occurred_at
-        event.rated = rated
-        event.tournament = tournament
+            raise NotFound(f"{new.kind} {external_id!r} does not exist in ladder {ladder_id!r}")
+        start = min(event.occurred_at, new.occurred_at)
+        event.body = new.body
+        event.body_hash = new.body_hash
+        event.occurred_at = new.occurred_at
+        event.rated = new.rated
+        event.tournament = new.tournament
         event.voided_at = None
         event.voided_changes = None
         session.flush()
         count, players = recompute(session, ladder, start)
-        return _out(runtime, event, repo.changes_of_event(event.seq), count, players)
+        return _out(runtime, event, ChangeRepository(session).of_event(event.seq), count, players)
 
-    out = run_write(db, work)
+    out = db.run(work)
     metrics.record_recomputed(ladder_id, runtime.info.id, out.recomputed_events)
     return out
 
@@ -424,28 +365,25 @@ def void_event(
 ) -> GameOut | TournamentOut:
     """Void a result: it stays in history, marked voided, and changes no rating."""
 
-    def work(session: Session, _exclusive: bool) -> GameOut | TournamentOut:
+    def work(session: Session) -> tuple[GameOut | TournamentOut, str]:
         ladder = require_ladder(
             LadderRepository(session).get_locked(ladder_id, exclusive=True), ladder_id
         )
         runtime = runtime_for(ladder)
-        repo = EventRepository(session)
-        event = repo.find(ladder_id, kind, external_id)
+        event = EventRepository(session).find(ladder_id, kind, external_id)
         if event is None:
             raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
+        count = players = 0
         if event.voided_at is None:
             event.voided_at = now()
-            event.voided_changes = [_voided_snapshot(c) for c in repo.changes_of_event(event.seq)]
+            changes = ChangeRepository(session).of_event(event.seq)
+            event.voided_changes = [_voided_snapshot(c) for c in changes]
             session.flush()
             count, players = recompute(session, ladder, event.occurred_at)
-        else:
-            count = players = 0
-        return _out(runtime, event, [], count, players)
+        return _out(runtime, event, [], count, players), runtime.info.id
 
-    out = run_write(db, work)
-    metrics.record_recomputed(
-        ladder_id, _load_runtime(db, ladder_id).info.id, out.recomputed_events
-    )
+    out, system = db.run(work)
+    metrics.record_recomputed(ladder_id, system, out.recomputed_events)
     return out
 
 
@@ -467,31 +405,10 @@ def _voided_snapshot(change: Change) -> dict[str, Any]:
 def correct_game(
     db: Database, ladder_id: str, external_id: str, body: GameIn
 ) -> GameOut | TournamentOut:
-    return correct_event(
-        db,
-        ladder_id,
-        GAME,
-        external_id,
-        body.played_at,
-        body.model_dump(mode="json", by_alias=True),
-        game_to_engine(body),
-        rated=body.rated,
-        tournament=body.tournament,
-    )
+    return correct_event(db, ladder_id, external_id, new_game_event(body))
 
 
 def correct_tournament(
     db: Database, ladder_id: str, external_id: str, body: TournamentIn
 ) -> GameOut | TournamentOut:
-    return correct_event(
-        db,
-        ladder_id,
-        TOURNAMENT,
-        external_id,
-        tournament_time(body.held_on),
-        body.model_dump(mode="json", by_alias=True),
-        tournament_to_engine(body),
-    )
-
-
-__all__ = ["NO_FACTION", "Recorded"]
+    return correct_event(db, ladder_id, external_id, new_tournament_event(body))

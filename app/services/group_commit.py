@@ -4,7 +4,7 @@ A transaction per game costs a pool checkout, a dozen statements, a commit (a WA
 a thread hand-off per request. Under load most of that is the same work repeated, so each
 process has one writer thread: requests queue their games and wait; the writer takes what
 has queued up (at most ``max_group``), records each ladder's games together with
-:func:`app.services.appends.record_appends`, commits once, and wakes every waiter. A lone
+:func:`app.services.history.append_group`, commits once, and wakes every waiter. A lone
 request is written at once (no waiting for company), so latency at low load is unchanged.
 
 Nothing is acknowledged before its commit: a waiter learns its result only after it.
@@ -20,25 +20,20 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.core.errors import Invalid
-from app.services.appends import DEFERRED, Appended, record_appends
-from app.services.ledger import NewEvent
+from app.services.history import DEFERRED, Appended, NewEvent, append_group
 
 log = logging.getLogger(__name__)
 
 #: A writer thread with nothing to do for this long exits (a new one starts on demand).
 IDLE_SECONDS = 5.0
-#: How often a group that lost a race (an id stored by another process meanwhile) is redone.
-GROUP_RETRIES = 3
 
 
 @dataclass(frozen=True, slots=True)
 class _Waiter:
-    ladder_id: str
     new: NewEvent
     future: asyncio.Future[Appended]
     loop: asyncio.AbstractEventLoop
@@ -54,12 +49,12 @@ class GroupCommitter:
         self._queue: deque[_Waiter] = deque()
         self._writer: threading.Thread | None = None
 
-    async def submit(self, ladder_id: str, new: NewEvent) -> Appended:
+    async def submit(self, new: NewEvent) -> Appended:
         """Record ``new`` with whatever else is waiting; its result once committed."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Appended] = loop.create_future()
         with self._wake:
-            self._queue.append(_Waiter(ladder_id, new, future, loop))
+            self._queue.append(_Waiter(new, future, loop))
             if self._writer is None:
                 self._writer = threading.Thread(
                     target=self._run, name="ratings-group-commit", daemon=True
@@ -83,7 +78,7 @@ class GroupCommitter:
     def _write(self, group: Sequence[_Waiter]) -> None:
         by_ladder: dict[str, list[_Waiter]] = {}
         for waiter in group:
-            by_ladder.setdefault(waiter.ladder_id, []).append(waiter)
+            by_ladder.setdefault(waiter.new.ladder_id, []).append(waiter)
         for ladder_id, waiters in by_ladder.items():
             results: Sequence[Appended | BaseException]
             try:
@@ -94,23 +89,20 @@ class GroupCommitter:
 
 
 def record_group(db: Database, ladder_id: str, items: Sequence[NewEvent]) -> list[Appended]:
-    """One transaction for ``items``; a lost id race redoes it, then hands everything back."""
+    """One transaction for ``items`` (a race lost to another replica runs it again, and the
+    ids it stored are then handed back as repeats)."""
 
     def work(session: Session) -> list[Appended]:
-        return record_appends(session, ladder_id, items)
+        return append_group(session, ladder_id, items)
 
-    for _attempt in range(GROUP_RETRIES):
-        try:
-            return db.run(work, explicit_begin=True)
-        except IntegrityError:
-            continue
-        except Invalid:
-            # One of them cannot be rated (its result overflows): it must not fail the
-            # others, so each goes its own way, where only that one is refused.
-            if len(items) == 1:
-                raise
-            break
-    return [DEFERRED for _ in items]
+    try:
+        return db.run(work)
+    except Invalid:
+        # One of them cannot be rated (its result overflows): it must not fail the others,
+        # so each goes its own way, where only that one is refused.
+        if len(items) == 1:
+            raise
+        return [DEFERRED for _ in items]
 
 
 def _settle_soon(settled: Sequence[tuple[_Waiter, Appended | BaseException]]) -> None:

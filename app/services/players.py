@@ -8,10 +8,11 @@ from typing import Any, Literal
 from sqlalchemy.orm import Session
 
 from app.core import metrics
-from app.core.database import Database
+from app.core.database import Database, Retry
 from app.core.errors import Invalid, NotFound
 from app.engine.protocols import key_for
 from app.models import NO_FACTION, Change, Event, Ladder, PlayerRating
+from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingRepository
@@ -26,9 +27,8 @@ from app.schemas.players import (
 )
 from app.services import snapshots
 from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_engine
-from app.services.events import run_write
-from app.services.ledger import NewEvent, now, record, validate
-from app.services.runtime import body_hash, require_ladder, runtime_for
+from app.services.history import NewEvent, now, record, validate
+from app.services.runtime import require_ladder, runtime_for
 
 
 def _faction_out(faction: str) -> str | None:
@@ -162,15 +162,14 @@ def get_history(
         require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         if not RatingRepository(session).of_player(ladder_id, player):
             raise NotFound(f"player {player!r} has no rating in ladder {ladder_id!r}")
-        repo = EventRepository(session)
         voided = [
             _voided_entry(event, snapshot)
-            for event in repo.voided(ladder_id, as_of)
+            for event in EventRepository(session).voided(ladder_id, as_of)
             for snapshot in event.voided_changes or []
             if snapshot["player"] == player and (faction is None or snapshot["faction"] == faction)
         ]
         # Voids are rare: without any, page in SQL; with some, merge in time order here.
-        total, rows = repo.history(
+        total, rows = ChangeRepository(session).history(
             ladder_id, player, faction, None if voided else limit, 0 if voided else offset, as_of
         )
         entries = [_history_entry(change, event) for change, event in rows]
@@ -320,24 +319,24 @@ def adjust_player(db: Database, ladder_id: str, player: str, body: AdjustmentIn)
     if per_faction and body.faction is None:
         raise Invalid.at(("faction",), "this ladder rates each faction separately: name one")
 
-    def work(session: Session, exclusive: bool) -> None:
+    def work(session: Session, exclusive: bool) -> Retry | None:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         runtime = runtime_for(ladder)
         key = key_for(runtime.info, player, body.faction)
         event = adjustment_to_engine(key, body, at)
-        stored = adjustment_body(player, body, at)
         validate(runtime, event)
         new = NewEvent(
+            ladder_id=ladder_id,
             kind=ADJUSTMENT,
             external_id=None,
             occurred_at=at,
-            body=stored,
-            body_hash=body_hash(stored),
+            body=adjustment_body(player, body, at),
             event=event,
         )
-        record(session, ladder_id, new, exclusive=exclusive)
+        recorded = record(session, ladder_id, new, exclusive=exclusive)
+        return recorded if isinstance(recorded, Retry) else None
 
-    run_write(db, work)
+    db.run_escalating(work)
     metrics.record_applied(ladder_id, system, ADJUSTMENT)
     return get_player(db, ladder_id, player)
 

@@ -58,7 +58,7 @@ def predict(db: Database, body: PredictionIn) -> Out:
         ladder = require_ladder(LadderRepository(session).get(body.ladder), body.ladder)
         runtime = runtime_for(ladder)
         keys = [key_for(runtime.info, p.player, p.faction) for p in body.players]
-        rows = RatingRepository(session).get_many(ladder.id, [db_key(k) for k in keys])
+        rows = RatingRepository(session).rows(ladder.id, [db_key(k) for k in keys])
         states: dict[PlayerKey, PlayerState] = {}
         for key in keys:
             row = rows.get(db_key(key))

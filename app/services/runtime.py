@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, ParamSpec
+from typing import Any
 
 from app.core.errors import Invalid, NotFound
-from app.engine.errors import InvalidParameter, NonFiniteResult
+from app.engine.errors import InvalidEvent, InvalidParameter
 from app.engine.ledger import rate_event
 from app.engine.protocols import Rater, System, SystemInfo
 from app.engine.registry import SYSTEMS
-from app.engine.types import Outcome, PlayerKey, PlayerState, Standing, frozen
+from app.engine.types import Json, LadderEvent, Outcome, PlayerKey, PlayerState, Standing, frozen
 from app.models import NO_FACTION, Ladder
-
-P = ParamSpec("P")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,22 +54,27 @@ def _cached(system_id: str, params_json: str) -> Runtime:
     return configure(system_id, json.loads(params_json))
 
 
-def _overflow_refused(rate_event: Callable[P, Outcome]) -> Callable[P, Outcome]:
-    """``rate_event`` with a result the system cannot represent (a rating overflowing to
-    infinity) refused as a 422 naming the event's players or standings: the transaction
-    rolls back, nothing of it is stored."""
-
-    def rate(*args: P.args, **kwargs: P.kwargs) -> Outcome:
-        try:
-            return rate_event(*args, **kwargs)
-        except NonFiniteResult as exc:
-            raise Invalid.at(exc.loc, exc.message) from exc
-
-    return rate
+@contextmanager
+def engine_refusals(prefix: str = "") -> Iterator[None]:
+    """The one place an engine refusal becomes a 422: an event breaking a system's rule, or
+    a result the system cannot represent (``NonFiniteResult``), named by its field;
+    ``prefix`` says which event, where several are rated."""
+    try:
+        yield
+    except InvalidEvent as exc:
+        raise Invalid.at(exc.loc, prefix + exc.message) from exc
 
 
-#: ``app.engine.ledger.rate_event`` as the services call it (see :func:`_overflow_refused`).
-rate = _overflow_refused(rate_event)
+def rate(
+    info: SystemInfo,
+    rater: Rater,
+    event: LadderEvent,
+    states: Mapping[PlayerKey, PlayerState],
+    ladder_state: Mapping[str, Json],
+) -> Outcome:
+    """One event rated from ``states`` by the engine, its refusals as 422s (a preview)."""
+    with engine_refusals():
+        return rate_event(info, rater, event, states, ladder_state)
 
 
 def runtime_for(ladder: Ladder) -> Runtime:

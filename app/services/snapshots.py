@@ -7,15 +7,17 @@ and "as it would be", from the same history and the same engine.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from app.engine.ledger import shown
 from app.engine.types import Standing
 from app.models import NO_FACTION, Ladder
-from app.repositories.events import EventRepository
-from app.services.runtime import Runtime, decode_state, plain
+from app.repositories.changes import ChangeRepository
+from app.services.history import ladder_state_as_of
+from app.services.runtime import Runtime, decode_state
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,27 +64,17 @@ def ranked(entries: Iterable[Entry], rank_by: str) -> list[tuple[int, Entry]]:
 
 def as_of(session: Session, ladder: Ladder, runtime: Runtime, at: datetime) -> list[Entry]:
     """Every rating of the ladder as it stood just after everything at or before ``at``."""
-    events = EventRepository(session)
-    stats = events.statistics(ladder.id, until=at)
-    floor = None
-    if runtime.info.ladder_scoped:
-        ladder_state = events.ladder_state_at(ladder.id, at)
-        floor = runtime.rater.rating_floor(
-            ladder_state
-            if ladder_state is not None
-            else plain(runtime.rater.initial_ladder_state())
-        )
+    changes = ChangeRepository(session)
+    stats = changes.statistics(ladder.id, until=at)
+    ladder_state = ladder_state_as_of(session, ladder, runtime, at)
     entries: list[Entry] = []
-    for change in events.last_changes_at(ladder.id, at):
-        standing = runtime.standing(decode_state(change.state_after))
-        if floor is not None and standing.rating < floor:
-            standing = replace(standing, rating=floor)
+    for change in changes.last_at(ladder.id, at):
         counts = stats.get((change.player, change.faction), {})
         entries.append(
             Entry(
                 player=change.player,
                 faction=None if change.faction == NO_FACTION else change.faction,
-                standing=standing,
+                standing=shown(runtime.rater, decode_state(change.state_after), ladder_state),
                 games=counts.get("games", 0),
                 wins=counts.get("wins", 0),
                 draws=counts.get("draws", 0),

@@ -6,6 +6,7 @@ proposed configuration would give, side by side.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -13,9 +14,8 @@ from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.core.errors import Invalid
-from app.engine.errors import InvalidEvent
-from app.engine.ledger import rate_event
-from app.engine.types import PlayerKey, PlayerState
+from app.engine.ledger import replay, shown
+from app.engine.types import LadderEvent, PlayerKey, PlayerState
 from app.models import NO_FACTION
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
@@ -23,46 +23,51 @@ from app.repositories.ratings import RatingRepository
 from app.schemas.ladders import Configuration, Placing, WhatIfEntry, WhatIfIn, WhatIfOut
 from app.services import snapshots
 from app.services.conversion import stored_to_engine
-from app.services.ledger import EVENT_PAGE, validate
-from app.services.runtime import Runtime, configure, plain, require_ladder, runtime_for
-
-Key = tuple[str, str | None]
+from app.services.history import EVENT_PAGE, validate
+from app.services.runtime import (
+    Runtime,
+    configure,
+    engine_refusals,
+    plain,
+    require_ladder,
+    runtime_for,
+)
 
 
 def _replay(
     session: Session, ladder_id: str, proposed: Runtime
 ) -> tuple[int, list[snapshots.Entry]]:
     """The proposed leaderboard: the live history replayed under ``proposed``."""
+    rating = [""]  # the event being rated, named in a refusal
+
+    def events() -> Iterator[LadderEvent]:
+        for page in EventRepository(session).live_rows(ladder_id, None, EVENT_PAGE):
+            for row in page:
+                rating[0] = f"{row.kind} {row.external_id or row.seq}"
+                event = stored_to_engine(row.kind, row.body, proposed.info.per_faction)
+                validate(proposed, event)
+                yield event
+
     states: dict[PlayerKey, PlayerState] = {}
     ladder_state: Any = plain(proposed.rater.initial_ladder_state())
     replayed = 0
-    for page in EventRepository(session).live_pages(ladder_id, None, EVENT_PAGE):
-        for row in page:
-            name = f"{row.kind} {row.external_id or row.seq}"
-            event = stored_to_engine(row.kind, row.body, proposed.info.per_faction)
-            try:
-                validate(proposed, event)
-                outcome = rate_event(proposed.info, proposed.rater, event, states, ladder_state)
-            except Invalid as exc:
-                raise Invalid(
-                    f"{name} cannot be rated by {proposed.info.id!r}: {exc.detail}",
-                    errors=exc.errors,
-                ) from exc
-            except InvalidEvent as exc:
-                raise Invalid.at(
-                    (*exc.loc,), f"{name} cannot be rated by {proposed.info.id!r}: {exc.message}"
-                ) from exc
-            ladder_state = outcome.ladder_state
-            for change in outcome.changes:
-                states[change.key] = change.after
-            replayed += 1
-    floor = proposed.rater.rating_floor(ladder_state)
-    entries = []
-    for key, state in states.items():
-        standing = proposed.standing(state)
-        if floor is not None and standing.rating < floor:
-            standing = replace(standing, rating=floor)
-        entries.append(snapshots.Entry(key.player, key.faction, standing))
+    try:
+        with engine_refusals():
+            for step in replay(proposed.info, proposed.rater, events(), None, ladder_state):
+                ladder_state = step.outcome.ladder_state
+                for change in step.outcome.changes:
+                    states[change.key] = change.after
+                replayed += 1
+    except Invalid as exc:
+        because = f"{rating[0]} cannot be rated by {proposed.info.id!r}: "
+        raise Invalid(
+            because + exc.detail,
+            errors=[replace(e, msg=because + e.msg) for e in exc.errors],
+        ) from exc
+    entries = [
+        snapshots.Entry(key.player, key.faction, shown(proposed.rater, state, ladder_state))
+        for key, state in states.items()
+    ]
     return replayed, entries
 
 

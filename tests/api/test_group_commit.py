@@ -6,30 +6,27 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError
 
-from app.core import database as core_database
 from app.core.database import Database
 from app.main import create_app
-from app.repositories import groups
-from app.repositories.groups import GroupRead, GroupRepository
+from app.models import Event
+from app.repositories import history as history_writers
+from app.repositories.events import EventRepository
 from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
-from app.services.appends import DEFERRED
 from app.services.events import new_game_event
 from app.services.group_commit import record_group
-from app.services.ledger import Recorded
+from app.services.history import DEFERRED, Created
 from tests.conftest import AUTH, make_settings
 from tests.helpers import at, game, make_ladder, stored_ratings
 
-pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("pipeline_mode")]
+pytestmark = pytest.mark.anyio
 
 K = 32.0
 INITIAL = 1500.0
@@ -38,27 +35,6 @@ SCALE = 400.0
 
 def expected_score(rating: float, opponent: float) -> float:
     return 1 / (1 + 10 ** ((opponent - rating) / SCALE))
-
-
-class _NoPipeline:
-    """psycopg over a libpq older than 14, which has no pipeline mode."""
-
-    @staticmethod
-    def is_supported() -> bool:
-        return False
-
-
-@pytest.fixture(params=["pipeline where supported", "no pipeline mode"])
-def pipeline_mode(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, database: Database
-) -> str:
-    """Every test twice on PostgreSQL: each phase pipelined, and one statement at a time.
-    SQLite always runs the latter, so its second run would repeat its first."""
-    if request.param == "no pipeline mode":
-        if database.is_sqlite:
-            pytest.skip("SQLite has no pipeline mode: its other run is this one")
-        monkeypatch.setattr(core_database, "Pipeline", _NoPipeline)
-    return str(request.param)
 
 
 def _new(body: dict[str, object]):  # type: ignore[no-untyped-def]
@@ -78,8 +54,8 @@ async def test_a_group_rates_in_arrival_order_and_hands_back_late_and_repeated_g
     ]
     results = record_group(database, "club", [_new(body) for body in group])
 
-    assert isinstance(results[0], Recorded)
-    assert isinstance(results[1], Recorded)
+    assert isinstance(results[0], Created)
+    assert isinstance(results[1], Created)
     assert results[2] is DEFERRED
     assert results[3] is DEFERRED
     a_after_g1 = INITIAL + K * (1 - 0.5)
@@ -169,26 +145,28 @@ async def test_an_id_stored_by_another_process_meanwhile_redoes_the_group(
     client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Between the group's id check and its insert another replica stores the same id: the
-    insert fails on the unique id (raised by the pipelined INSERT or the driver's
-    executemany), the group is redone, and the game is answered as the repeat it is."""
+    insert fails on the unique id, the group is redone, and the game is answered as the
+    repeat it is."""
     await make_ladder(client, "club", "elo")
     stored = game("club", "g1", {"A": 1, "B": 2}, minutes=10)
     assert (await client.post("/games", json=stored)).status_code == 201
-    real_read = GroupRepository.read
+    real_find = EventRepository.find_many
     calls = 0
 
-    def blind_once(self: GroupRepository, *args: Any, **kwargs: Any) -> GroupRead:
+    def blind_once(
+        self: EventRepository, *args: Any, **kwargs: Any
+    ) -> dict[tuple[str, str], Event]:
         nonlocal calls
         calls += 1
-        read = real_read(self, *args, **kwargs)
-        return replace(read, stored=set()) if calls == 1 else read
+        found = real_find(self, *args, **kwargs)
+        return {} if calls == 1 else found
 
-    monkeypatch.setattr(GroupRepository, "read", blind_once)
+    monkeypatch.setattr(EventRepository, "find_many", blind_once)
     fresh = game("club", "g2", {"C": 1, "D": 2}, minutes=20)
     results = record_group(database, "club", [_new(stored), _new(fresh)])
     assert calls == 2
     assert results[0] is DEFERRED
-    assert isinstance(results[1], Recorded)
+    assert isinstance(results[1], Created)
     with database.engine.connect() as connection:
         count = connection.execute(text("SELECT COUNT(*) FROM events")).scalar_one()
     assert count == 2
@@ -197,19 +175,21 @@ async def test_an_id_stored_by_another_process_meanwhile_redoes_the_group(
 async def test_a_new_players_game_applied_meanwhile_gets_the_smaller_seq(
     client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A group reads (and draws its ids) before it creates the rating rows of players it has
-    never seen. If another writer applies a game of such a player in between, at the same
-    time, the group's game comes after it in history: its seq must be the larger one, or
-    the stored ratings would not be what a replay in (time, seq) order gives."""
+    """A group looks up its ids before it creates the rating rows of players it has never
+    seen. If another writer applies a game of such a player in between, at the same time,
+    the group's game comes after it in history: its seq must be the larger one, or the
+    stored ratings would not be what a replay in (time, seq) order gives."""
     if database.is_sqlite:
         pytest.skip("SQLite serialises writers: nothing can come in between")
     await make_ladder(client, "club", "elo")
     assert (await client.post("/games", json=game("club", "g0", {"A": 1, "B": 2}))).status_code
-    real_read = GroupRepository.read
+    real_find = EventRepository.find_many
     other: dict[str, object] = {}
 
-    def read_then_another_writer(self: GroupRepository, *args: Any, **kwargs: Any) -> GroupRead:
-        read = real_read(self, *args, **kwargs)
+    def read_then_another_writer(
+        self: EventRepository, *args: Any, **kwargs: Any
+    ) -> dict[tuple[str, str], Event]:
+        read = real_find(self, *args, **kwargs)
         if not other:  # the other writer: its own transaction, committed before we go on
             other["started"] = True
             meanwhile = game("club", "g1", {"N": 1, "B": 2}, minutes=10)
@@ -219,12 +199,12 @@ async def test_a_new_players_game_applied_meanwhile_gets_the_smaller_seq(
                 ).result()
         return read
 
-    monkeypatch.setattr(GroupRepository, "read", read_then_another_writer)
+    monkeypatch.setattr(EventRepository, "find_many", read_then_another_writer)
     ours = game("club", "g2", {"N": 1, "A": 2}, minutes=10)  # N is new to this group
     [result] = record_group(database, "club", [_new(ours)])
     [theirs] = other["result"]  # type: ignore[misc]
-    assert isinstance(result, Recorded)
-    assert isinstance(theirs, Recorded)
+    assert isinstance(result, Created)
+    assert isinstance(theirs, Created)
     assert result.seq > theirs.seq
     before = stored_ratings(database, "club")
     recompute_ladder(database, "club", None)
@@ -232,27 +212,18 @@ async def test_a_new_players_game_applied_meanwhile_gets_the_smaller_seq(
 
 
 async def test_a_group_whose_last_write_fails_stores_nothing(
-    client: httpx.AsyncClient,
-    database: Database,
-    monkeypatch: pytest.MonkeyPatch,
-    pipeline_mode: str,
+    client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A group is one transaction, though on PostgreSQL its BEGIN goes out in the first
-    pipeline and its COMMIT with the writes: when the last write (the rating update) fails,
-    the events, the changes and the new players' rating rows before it are not stored."""
+    """A group is one transaction: when its last write (the rating update) fails, the
+    events, the changes and the new players' rating rows before it are not stored."""
     await make_ladder(client, "club", "elo")
 
     def failing_update(*args: Any) -> None:
         raise RuntimeError("the rating update failed")
 
-    expected: tuple[type[Exception], str]
-    if database.is_sqlite or pipeline_mode == "no pipeline mode":
-        monkeypatch.setattr(groups.RatingRepository, "update_many", failing_update)
-        expected = (RuntimeError, "the rating update failed")
-    else:  # fail inside the pipeline, where the COMMIT would follow
-        monkeypatch.setattr(groups, "update_document", lambda *args: "{not json")
-        expected = (DBAPIError, "invalid input syntax for type json")
-    with pytest.raises(expected[0], match=expected[1]):
+    for writer in (history_writers.SqliteWriter, history_writers.PostgresWriter):
+        monkeypatch.setattr(writer, "update_ratings", failing_update)
+    with pytest.raises(RuntimeError, match="the rating update failed"):
         record_group(database, "club", [_new(game("club", "g1", {"A": 1, "B": 2}))])
     with database.engine.connect() as connection:
         for table in ("events", "changes", "player_ratings"):

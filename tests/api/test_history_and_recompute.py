@@ -123,9 +123,9 @@ async def test_incremental_equals_full_replay(
 async def test_small_pages_and_batches_give_the_same_ratings(
     client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Pages of events and batches of changes are an implementation detail: with tiny ones
-    (many id allocations before an insert, many pages) the replay is the same."""
-    from app.services import ledger
+    """Pages of events are an implementation detail: with tiny ones (many pages, each
+    loading its ratings' starting points and drawing its ids) the replay is the same."""
+    from app.services import history
 
     await make_ladder(client, "club", "elo")
     games = [
@@ -133,15 +133,13 @@ async def test_small_pages_and_batches_give_the_same_ratings(
     ]
     assert (await client.post("/games/batch", json={"games": games})).status_code == 200
     expected = await _snapshot(database)
-    monkeypatch.setattr(ledger, "CHANGE_BATCH", 3)
-    monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
+    monkeypatch.setattr(history, "EVENT_PAGE", 7)
     recompute_ladder(database, "club", None)
     assert await _snapshot(database) == expected
     # A late game replays from the middle, loading starting points page by page.
     await post_game(client, game("club", "late", {"p0": 1, "p3": 2}, minutes=10))
     incremental = await _snapshot(database)
-    monkeypatch.setattr(ledger, "CHANGE_BATCH", 5_000)
-    monkeypatch.setattr(ledger, "EVENT_PAGE", 5_000)
+    monkeypatch.setattr(history, "EVENT_PAGE", 5_000)
     recompute_ladder(database, "club", None)
     assert await _snapshot(database) == incremental
 
@@ -162,83 +160,6 @@ async def _stored_changes(database: Database, ladder: str) -> list[tuple[Any, ..
             {"ladder": ladder},
         )
         return [tuple(row) for row in rows]
-
-
-@pytest.mark.parametrize("held_back", [4, 1_000])
-async def test_events_sent_ahead_of_their_changes_store_the_same_history(
-    client: httpx.AsyncClient,
-    database: Database,
-    monkeypatch: pytest.MonkeyPatch,
-    held_back: int,
-) -> None:
-    """A batch that extends the history sends its events in the replay, ahead of their
-    changes (``ChangeStream.lead_events``). With pages of 7 events (14 change rows), the
-    events' COPY ends when the first change rows go out: 4 held back, or up to 1,000 (then
-    at the end). PostgreSQL reads every page's starting states before the first change, so
-    no page ends a COPY: one for the events, one for the changes. On SQLite the events, and
-    batches of 4 change rows, go to the stream's thread (with 1,000, the rows wait for the
-    page's end and are inserted then). Either way the stored changes and ratings are those
-    of the same games stored the other way (events inserted first)."""
-    from app.repositories import events as event_repository
-    from app.repositories.sqlite_inserts import BackgroundInserts
-    from app.services import batch, ledger
-
-    def games(ladder: str) -> list[dict[str, Any]]:
-        return [
-            game(ladder, f"g{i:02d}", {f"p{i % 5}": 1, f"p{(i + 2) % 5}": 2}, minutes=i)
-            for i in range(40)
-        ]
-
-    await make_ladder(client, "plain", "elo")
-    answer = await client.post("/games/batch", json={"games": games("plain")})
-    assert answer.status_code == 200
-
-    monkeypatch.setattr(batch, "COPY_MIN_ROWS", 1)
-    monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
-    monkeypatch.setattr(ledger, "CHANGE_BATCH", 3)
-    monkeypatch.setattr(event_repository, "CHANGE_STREAM_BATCH", held_back)
-    # On SQLite: batches of that many rows go to the stream's thread.
-    monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", held_back)
-    led_batches: list[int] = []
-    lead_events = event_repository.ChangeStream.lead_events
-
-    def counted(stream: event_repository.ChangeStream, rows: list[dict[str, Any]]) -> None:
-        led_batches.append(len(rows))
-        lead_events(stream, rows)
-
-    monkeypatch.setattr(event_repository.ChangeStream, "lead_events", counted)
-    threaded: list[str] = []  # SQLite: the tables of the statements given to the thread
-    submit = BackgroundInserts.submit
-
-    def spied(background: BackgroundInserts, statement: str, parameters: list[Any]) -> None:
-        threaded.append(statement.split()[2])
-        submit(background, statement, parameters)
-
-    monkeypatch.setattr(BackgroundInserts, "submit", spied)
-    copies: list[str] = []  # PostgreSQL: the table of each COPY, as it ends
-    end_copy = event_repository.ChangeStream._end_copy
-
-    def ended(stream: event_repository.ChangeStream) -> None:
-        if stream._copy_context is not None:
-            copies.append(stream._statement.split()[1])
-        end_copy(stream)
-
-    monkeypatch.setattr(event_repository.ChangeStream, "_end_copy", ended)
-    await make_ladder(client, "led", "elo")
-    answer = await client.post("/games/batch", json={"games": games("led")})
-    assert answer.status_code == 200
-    assert answer.json()["created"] == 40
-    assert led_batches == [40]
-    if database.is_sqlite:
-        assert threaded[0] == "events"
-        assert ("changes" in threaded) == (held_back < 2 * ledger.EVENT_PAGE)
-    else:
-        assert copies == ["events", "changes"]
-
-    led = await _stored_changes(database, "led")
-    assert led == await _stored_changes(database, "plain")
-    assert len(led) == 2 * 40
-    assert stored_ratings(database, "led") == stored_ratings(database, "plain")
 
 
 async def _change_ids(database: Database, ladder: str) -> list[int]:
@@ -262,21 +183,17 @@ async def _interleaved_ladders(client: httpx.AsyncClient, games: int) -> None:
             await post_game(client, game(ladder, f"g{i:02d}", ranks, minutes=i))
 
 
-@pytest.mark.parametrize("batch_rows", [4, 1_000])
+@pytest.mark.parametrize("page", [7, 1_000])
 async def test_full_recompute_replaces_every_old_change(
     client: httpx.AsyncClient,
     database: Database,
     monkeypatch: pytest.MonkeyPatch,
-    batch_rows: int,
+    page: int,
 ) -> None:
-    """A replay from scratch replaces all of a ladder's changes and no other ladder's. On
-    SQLite the old ones are deleted while the new ones are written (``retire_changes``):
-    with batches of 4 rows a range of 8 old ids goes to the stream's thread after every
-    second batch; with 1,000 the rows wait for the page's end and the old ones are deleted
-    at the end. The other ladder's changes sit between the old ids and must survive."""
-    from app.repositories import events as event_repository
-    from app.repositories.sqlite_inserts import BackgroundInserts
-    from app.services import ledger
+    """A replay from scratch replaces all of a ladder's changes and no other ladder's, in
+    pages of 7 events or in one. The other ladder's changes sit between the old ids and must
+    survive."""
+    from app.services import history
 
     await _interleaved_ladders(client, 20)
     before_a = await _stored_changes(database, "a")
@@ -285,17 +202,7 @@ async def test_full_recompute_replaces_every_old_change(
     ids_b = await _change_ids(database, "b")
     assert len(old_ids) == len(ids_b) == 2 * 20
 
-    monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
-    monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", batch_rows)
-    monkeypatch.setattr(event_repository, "RETIRE_ROWS", 8)
-    threaded: list[str] = []
-    submit = BackgroundInserts.submit
-
-    def spied(background: BackgroundInserts, statement: str, parameters: list[Any]) -> None:
-        threaded.append(statement.split()[0])
-        submit(background, statement, parameters)
-
-    monkeypatch.setattr(BackgroundInserts, "submit", spied)
+    monkeypatch.setattr(history, "EVENT_PAGE", page)
     recompute_ladder(database, "a", None)
 
     new_ids = await _change_ids(database, "a")
@@ -304,8 +211,6 @@ async def test_full_recompute_replaces_every_old_change(
     assert await _stored_changes(database, "a") == before_a
     assert await _change_ids(database, "b") == ids_b
     assert await _stored_changes(database, "b") == before_b
-    if database.is_sqlite:
-        assert ("DELETE" in threaded) == (batch_rows < 2 * ledger.EVENT_PAGE)
 
 
 async def test_failed_full_recompute_keeps_the_old_changes(
@@ -314,16 +219,14 @@ async def test_failed_full_recompute_keeps_the_old_changes(
     """A replay from scratch that fails part way (here the engine, at the 15th of 20 events, after
     ranges of old changes went to the SQLite thread) stores nothing: the old changes, the
     ratings and the other ladder stay as they were."""
-    from app.repositories import events as event_repository
-    from app.services import ledger
+    from app.engine import ledger
+    from app.services import history
 
     await _interleaved_ladders(client, 20)
     ids_a, ids_b = await _change_ids(database, "a"), await _change_ids(database, "b")
     ratings_a = stored_ratings(database, "a")
-    monkeypatch.setattr(ledger, "EVENT_PAGE", 7)
-    monkeypatch.setattr(event_repository, "SQLITE_STREAM_BATCH", 4)
-    monkeypatch.setattr(event_repository, "RETIRE_ROWS", 8)
-    rate = ledger.rate
+    monkeypatch.setattr(history, "EVENT_PAGE", 7)
+    rate = ledger.rate_event
     rated: list[int] = []
 
     def failing(*args: Any, **kwargs: Any) -> Any:
@@ -332,7 +235,7 @@ async def test_failed_full_recompute_keeps_the_old_changes(
             raise RuntimeError("engine failure for the test")
         return rate(*args, **kwargs)
 
-    monkeypatch.setattr(ledger, "rate", failing)
+    monkeypatch.setattr(ledger, "rate_event", failing)
     with pytest.raises(RuntimeError, match="engine failure"):
         recompute_ladder(database, "a", None)
     assert await _change_ids(database, "a") == ids_a

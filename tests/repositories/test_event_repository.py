@@ -9,11 +9,12 @@ from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.models import Ladder
-from app.repositories.events import IDS_PER_ARRAY, PLAYERS_PER_QUERY, EventRepository
+from app.repositories.events import IDS_PER_ARRAY, IDS_PER_QUERY, EventRepository
+from app.repositories.history import history_writer
 
 STAMP = datetime(2026, 1, 1, tzinfo=UTC)
 #: More ids than one lookup query takes on either database.
-MANY = max(IDS_PER_ARRAY, PLAYERS_PER_QUERY) + 1
+MANY = max(IDS_PER_ARRAY, IDS_PER_QUERY) + 1
 
 
 def test_find_many_finds_stored_ids_among_many_and_none_in_an_empty_ladder(
@@ -32,9 +33,11 @@ def test_find_many_finds_stored_ids_among_many_and_none_in_an_empty_ladder(
         session.flush()
         events = EventRepository(session)
         last = keys[-1][1]  # in the last slice of the lookup
-        events.insert_many(
+        writer = history_writer(session)
+        writer.write_events(
             [
                 {
+                    "seq": seq,
                     "ladder_id": stored,
                     "kind": "game",
                     "external_id": external_id,
@@ -45,7 +48,7 @@ def test_find_many_finds_stored_ids_among_many_and_none_in_an_empty_ladder(
                     "tournament": None,
                     "created_at": STAMP,
                 }
-                for external_id in ("g0", last)
+                for external_id, seq in zip(("g0", last), writer.draw_seqs(2), strict=True)
             ]
         )
         assert events.has_events(stored)

@@ -1,0 +1,220 @@
+"""Bulk writes of a ladder's history: events, their changes and the rating rows they leave.
+
+One boundary, one implementation per database, one contract (``tests/repositories/
+test_history_writer.py`` runs it against both):
+
+- ids are drawn before rows are written, so a batch of changes can name its own
+  predecessors (``prev_change_id``) and a change its event;
+- rows carry every column of :data:`EVENT_COLUMNS` or :data:`CHANGE_COLUMNS`, JSON columns as
+  plain dicts and lists;
+- rating updates set the same columns on every row of one call.
+
+PostgreSQL writes with COPY and updates with one statement joined to a JSON document; SQLite
+with plain INSERT and UPDATE statements run for many rows (``executemany``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, cast
+
+import orjson
+from sqlalchemy import Table, bindparam, func, insert, select, text, update
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.expression import TextClause
+
+from app.models import Change, Event, PlayerRating
+from app.repositories.base import driver_errors, is_postgres
+
+EVENT_COLUMNS = (
+    "seq", "ladder_id", "kind", "external_id", "occurred_at", "body", "body_hash", "rated",
+    "tournament", "created_at",
+)  # fmt: skip
+CHANGE_COLUMNS = (
+    "id", "ladder_id", "event_seq", "player", "faction", "position", "rank", "outcome",
+    "occurred_at", "seq", "rating_before", "rating_after", "deviation_before",
+    "deviation_after", "volatility_before", "volatility_after", "state_after", "details",
+    "prev_change_id",
+)  # fmt: skip
+#: Columns holding JSON, which COPY takes as JSON text.
+JSON_COLUMNS = frozenset({"body", "state_after", "details"})
+#: Distinct column sets of rating updates whose statements are kept (there are a few).
+UPDATE_STATEMENTS_CACHED = 32
+#: Session key of the next id a SQLite transaction may hand out, per table: ids drawn and not
+#: yet written must not be drawn twice.
+_NEXT_ID = "ratings_next_id"
+
+_EVENTS = cast(Table, Event.__table__)
+_CHANGES = cast(Table, Change.__table__)
+_RATINGS = cast(Table, PlayerRating.__table__)
+
+
+class HistoryWriter(Protocol):
+    """Writes a transaction's new history; the caller owns the transaction."""
+
+    def draw_seqs(self, count: int) -> list[int]:
+        """Seqs for ``count`` new events, increasing."""
+        ...
+
+    def draw_change_ids(self, count: int) -> list[int]:
+        """Ids for ``count`` new changes, increasing."""
+        ...
+
+    def write_events(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert events carrying their drawn ``seq``."""
+        ...
+
+    def write_changes(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert changes carrying their drawn ``id`` (their events written first)."""
+        ...
+
+    def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Set the columns of existing rating rows, named by ``player`` and ``faction``;
+        every row sets the same columns."""
+        ...
+
+
+def history_writer(session: Session) -> HistoryWriter:
+    """The writer for the session's database."""
+    return PostgresWriter(session) if is_postgres(session) else SqliteWriter(session)
+
+
+class PostgresWriter:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def draw_seqs(self, count: int) -> list[int]:
+        return self._draw("events", "seq", count)
+
+    def draw_change_ids(self, count: int) -> list[int]:
+        return self._draw("changes", "id", count)
+
+    def _draw(self, table: str, column: str, count: int) -> list[int]:
+        if count == 0:
+            return []
+        drawn = self.session.scalars(_draw_statement(table, column), {"n": count})
+        return sorted(int(value) for value in drawn)
+
+    def write_events(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        self._copy(_EVENTS.name, EVENT_COLUMNS, rows)
+
+    def write_changes(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        self._copy(_CHANGES.name, CHANGE_COLUMNS, rows)
+
+    def _copy(self, table: str, columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> None:
+        if not rows:
+            return
+        connection = self.session.connection()
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
+        json_at = [i for i, name in enumerate(columns) if name in JSON_COLUMNS]
+        with (
+            driver_errors(connection, statement),
+            driver.cursor() as cursor,
+            cursor.copy(statement) as copy,
+        ):
+            for row in rows:
+                values = [row[name] for name in columns]
+                for index in json_at:
+                    values[index] = orjson.dumps(values[index]).decode()
+                copy.write_row(values)
+
+    def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        if not rows:
+            return
+        columns = _set_columns(rows)
+        names = ("player", "faction", *columns)
+        document = orjson.dumps([{name: row[name] for name in names} for row in rows])
+        self.session.execute(
+            _json_update_statement(self.session.get_bind().dialect, columns),
+            {"ladder_id": ladder_id, "rows": document.decode()},
+        )
+
+
+class SqliteWriter:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def draw_seqs(self, count: int) -> list[int]:
+        return self._draw(_EVENTS, "seq", count)
+
+    def draw_change_ids(self, count: int) -> list[int]:
+        return self._draw(_CHANGES, "id", count)
+
+    def _draw(self, table: Table, column: str, count: int) -> list[int]:
+        """The ids after the largest stored one: the transaction holds the database's write
+        lock (``BEGIN IMMEDIATE``), so nobody else draws meanwhile."""
+        if count == 0:
+            return []
+        drawn: dict[str, int] = self.session.info.setdefault(_NEXT_ID, {})
+        stored = (self.session.scalar(select(func.max(table.c[column]))) or 0) + 1
+        start = max(stored, drawn.get(table.name, 0))
+        drawn[table.name] = start + count
+        return list(range(start, start + count))
+
+    def write_events(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        if rows:
+            self.session.execute(insert(_EVENTS), list(rows))
+
+    def write_changes(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        if rows:
+            self.session.execute(insert(_CHANGES), list(rows))
+
+    def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        if not rows:
+            return
+        columns = _set_columns(rows)
+        statement = (
+            update(_RATINGS)
+            .where(
+                _RATINGS.c.ladder_id == bindparam("key_ladder"),
+                _RATINGS.c.player == bindparam("key_player"),
+                _RATINGS.c.faction == bindparam("key_faction"),
+            )
+            .values({column: bindparam(column) for column in columns})
+        )
+        self.session.execute(
+            statement,
+            [
+                {
+                    "key_ladder": ladder_id,
+                    "key_player": row["player"],
+                    "key_faction": row["faction"],
+                    **{column: row[column] for column in columns},
+                }
+                for row in rows
+            ],
+        )
+
+
+def _set_columns(rows: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    return tuple(sorted(name for name in rows[0] if name not in ("player", "faction")))
+
+
+@functools.cache
+def _draw_statement(table: str, column: str) -> TextClause:
+    """``:n`` values of ``table.column``'s sequence. The sequence is looked up once (a
+    materialized CTE): written inside ``nextval`` the lookup ran for every value."""
+    return text(
+        f"WITH s AS MATERIALIZED "
+        f"(SELECT pg_get_serial_sequence('{table}', '{column}')::regclass AS sequence) "
+        f"SELECT nextval(s.sequence) FROM s, generate_series(1, :n)"
+    )
+
+
+@functools.lru_cache(maxsize=UPDATE_STATEMENTS_CACHED)
+def _json_update_statement(dialect: Dialect, columns: tuple[str, ...]) -> TextClause:
+    """One UPDATE joined to the rows sent as a single JSON document (``json_to_recordset``):
+    one parameter, where an executemany would run an UPDATE per row."""
+    names = ("player", "faction", *columns)
+    shape = ", ".join(f"{name} {_RATINGS.c[name].type.compile(dialect=dialect)}" for name in names)
+    assignments = ", ".join(f"{name} = given.{name}" for name in columns)
+    return text(
+        f"UPDATE {_RATINGS.name} SET {assignments} "
+        f"FROM json_to_recordset(CAST(:rows AS json)) AS given({shape}) "
+        f"WHERE {_RATINGS.name}.ladder_id = :ladder_id "
+        f"AND {_RATINGS.name}.player = given.player AND {_RATINGS.name}.faction = given.faction"
+    )

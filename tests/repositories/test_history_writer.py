@@ -1,0 +1,169 @@
+"""The history writer's contract, on both databases: ids drawn in order and never twice,
+rows read back exactly as written, rating updates that set their columns and nothing else,
+and a unique-key violation raised as SQLAlchemy's IntegrityError (which the transaction
+runner retries)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.core.database import Database
+from app.models import Change, Event, Ladder, PlayerRating
+from app.repositories.history import CHANGE_COLUMNS, EVENT_COLUMNS, history_writer
+
+STAMP = datetime(2026, 1, 1, tzinfo=UTC)
+PLAYED = datetime(2026, 3, 4, 5, 6, 7, 891011, tzinfo=UTC)
+#: Floats with 17 significant digits and non-ASCII text: read back through JSON exactly.
+STATE = {
+    "rating": 1516.0000000000002,
+    "deviation": None,
+    "volatility": None,
+    "extra": {"k": [1, 0.1], "name": "Zoë"},
+}
+DETAILS = {"expected": 0.5000000000000001, "k": 32.0, "note": "tab\there, newline\nthere"}
+
+
+def _ladder(session: Session, ladder_id: str) -> None:
+    session.add(
+        Ladder(id=ladder_id, system="elo", params={}, state={}, created_at=STAMP, updated_at=STAMP)
+    )
+    session.flush()
+
+
+def _event(seq: int, external_id: str, ladder_id: str = "club") -> dict[str, Any]:
+    return {
+        "seq": seq,
+        "ladder_id": ladder_id,
+        "kind": "game",
+        "external_id": external_id,
+        "occurred_at": PLAYED,
+        "body": {"id": external_id, "players": [{"player": "Zoë", "rank": 1}]},
+        "body_hash": "0" * 64,
+        "rated": True,
+        "tournament": None,
+        "created_at": STAMP,
+    }
+
+
+def _change(change_id: int, seq: int, prev: int | None, player: str) -> dict[str, Any]:
+    return {
+        "id": change_id,
+        "ladder_id": "club",
+        "event_seq": seq,
+        "player": player,
+        "faction": "",
+        "position": 0,
+        "rank": 1,
+        "outcome": "win",
+        "occurred_at": PLAYED,
+        "seq": seq,
+        "rating_before": 1500.0,
+        "rating_after": 1516.0000000000002,
+        "deviation_before": None,
+        "deviation_after": None,
+        "volatility_before": None,
+        "volatility_after": None,
+        "state_after": STATE,
+        "details": DETAILS,
+        "prev_change_id": prev,
+    }
+
+
+def test_drawn_ids_increase_and_are_never_drawn_twice(database: Database) -> None:
+    def work(session: Session) -> tuple[list[int], list[int], list[int], list[int]]:
+        writer = history_writer(session)
+        return (
+            writer.draw_seqs(3),
+            writer.draw_seqs(2),
+            writer.draw_change_ids(4),
+            writer.draw_change_ids(1),
+        )
+
+    seqs_a, seqs_b, ids_a, ids_b = database.run(work)
+    for first, second in ((seqs_a, seqs_b), (ids_a, ids_b)):
+        drawn = first + second
+        assert drawn == sorted(drawn)
+        assert len(set(drawn)) == len(drawn) == len(first) + len(second)
+
+
+def test_rows_read_back_as_written(database: Database) -> None:
+    def work(session: Session) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        _ladder(session, "club")
+        writer = history_writer(session)
+        seqs = writer.draw_seqs(2)
+        ids = writer.draw_change_ids(2)
+        events = [_event(seqs[0], "g1"), _event(seqs[1], "g2")]
+        changes = [_change(ids[0], seqs[0], None, "Zoë"), _change(ids[1], seqs[1], ids[0], "Zoë")]
+        writer.write_events(events)
+        writer.write_changes(changes)
+        session.expire_all()
+        stored_events = [
+            {name: getattr(e, name) for name in EVENT_COLUMNS}
+            for e in session.query(Event).order_by(Event.seq)
+        ]
+        stored_changes = [
+            {name: getattr(c, name) for name in CHANGE_COLUMNS}
+            for c in session.query(Change).order_by(Change.id)
+        ]
+        assert stored_events == events
+        assert stored_changes == changes
+        return stored_events, stored_changes
+
+    events, changes = database.run(work)
+    assert [c["prev_change_id"] for c in changes] == [None, changes[0]["id"]]
+    assert changes[1]["state_after"]["rating"] == 1516.0000000000002
+
+
+def test_rating_updates_set_their_columns_and_nothing_else(database: Database) -> None:
+    """Two rows with the same columns in one call, a third with others in another; the same
+    player in another ladder keeps its row."""
+    new_state = {**STATE, "rating": 1484.0000000000002}
+
+    def work(session: Session) -> dict[tuple[str, str, str], tuple[object, ...]]:
+        _ladder(session, "club")
+        _ladder(session, "other")
+        for name, player in (("club", "a"), ("club", "b"), ("club", "c"), ("other", "a")):
+            session.add(
+                PlayerRating(ladder_id=name, player=player, faction="", rating=1500.0, state={})
+            )
+        session.flush()
+        writer = history_writer(session)
+        writer.update_ratings(
+            "club",
+            [
+                {"player": "a", "faction": "", "rating": 1484.0000000000002, "state": new_state,
+                 "last_played_at": PLAYED, "games": 1},
+                {"player": "b", "faction": "", "rating": 1516.0, "state": STATE,
+                 "last_played_at": None, "games": 2},
+            ],
+        )  # fmt: skip
+        writer.update_ratings("club", [{"player": "c", "faction": "", "wins": 3}])
+        session.expire_all()
+        return {
+            (row.ladder_id, row.player, row.faction): (
+                row.rating, row.state, row.last_played_at, row.games, row.wins
+            )
+            for row in session.query(PlayerRating)
+        }  # fmt: skip
+
+    assert database.run(work) == {
+        ("club", "a", ""): (1484.0000000000002, new_state, PLAYED, 1, 0),
+        ("club", "b", ""): (1516.0, STATE, None, 2, 0),
+        ("club", "c", ""): (1500.0, {}, None, 0, 3),
+        ("other", "a", ""): (1500.0, {}, None, 0, 0),
+    }
+
+
+def test_a_taken_event_id_is_an_integrity_error(database: Database) -> None:
+    with database.session(write=True) as session:
+        _ladder(session, "club")
+        writer = history_writer(session)
+        writer.write_events([_event(writer.draw_seqs(1)[0], "g1")])
+    with pytest.raises(IntegrityError), database.session(write=True) as session:
+        writer = history_writer(session)
+        writer.write_events([_event(writer.draw_seqs(1)[0], "g1")])
