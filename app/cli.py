@@ -156,10 +156,14 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
     fmt = fmt or ("csv" if path.suffix.lower() == ".csv" else "jsonl")
     database = _database()
     try:
-        with path.open(encoding="utf-8", newline="") as stream:
-            parsed = bulk.read(stream, fmt)
         try:
-            bulk.ensure_ladder(database, ladder_id, parsed.header)
+            # utf-8-sig: a byte-order mark, as spreadsheets save CSV, is not part of the data.
+            with path.open(encoding="utf-8-sig", newline="") as stream:
+                parsed = bulk.read(stream, fmt)
+        except (OSError, UnicodeDecodeError) as exc:
+            console.print(f"[red]error:[/red] cannot read {path}: {exc}")
+            return 2
+        try:
             items, errors = bulk.to_items(database, ladder_id, parsed)
         except DomainError as exc:
             console.print(f"[red]error:[/red] {exc.detail}")
@@ -172,6 +176,10 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
                 "(fix them, or pass --skip-invalid to import the rest)"
             )
             return 1
+        if not items:
+            console.print(f"nothing to import into ladder {ladder_id}; nothing was changed")
+            return 1 if errors else 0
+        bulk.ensure_ladder(database, ladder_id, parsed.header)
         with Progress(
             TextColumn("importing"),
             BarColumn(),
