@@ -3,6 +3,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from pydantic import Field
+
 from app.schemas.common import ResponseModel
 
 
@@ -60,6 +62,10 @@ class LeaderboardEntry(ResponseModel):
     rating: float
     deviation: float | None
     ranking_value: float | None
+    tiebreak: float | None = Field(
+        description="What splits equal ratings (Kinzett: total secondary points); "
+        "null where the system has no tiebreak."
+    )
     games: int
     win_rate: float | None
     last_played_at: datetime | None
@@ -68,4 +74,12 @@ class LeaderboardEntry(ResponseModel):
 class LeaderboardOut(ResponseModel):
     ladder: str
     total: int
+    active_within_days: int = Field(
+        description="The activity filter applied, in days: the query's value, or the system's "
+        "default when the query gives none (Fundox: 30); 0 = none, everyone is counted."
+    )
+    active_since: datetime | None = Field(
+        description="The filter's cutoff (that many days before now, or before `as_of`): only "
+        "ratings last played at or after it are counted; null when no activity filter applies."
+    )
     entries: list[LeaderboardEntry]

@@ -198,7 +198,7 @@ def _board_as_of(
     active_since: datetime | None,
     faction: str | None,
     min_games: int,
-) -> LeaderboardOut:
+) -> tuple[int, list[LeaderboardEntry]]:
     runtime = runtime_for(ladder)
     entries = [
         e
@@ -218,24 +218,63 @@ def _board_as_of(
     }
     reverse = (direction == "asc") if sort == "rating" else (direction == "desc")
     board.sort(key=keys[sort], reverse=reverse)
-    return LeaderboardOut(
-        ladder=ladder.id,
-        total=len(board),
-        entries=[
-            LeaderboardEntry(
-                position=position,
-                player=e.player,
-                faction=e.faction,
-                rating=e.standing.rating,
-                deviation=e.standing.deviation,
-                ranking_value=e.standing.ranking_value,
-                games=e.games,
-                win_rate=_rate(e.wins, e.games),
-                last_played_at=e.last_played_at,
-            )
-            for position, e in board[offset : offset + limit]
-        ],
+    return len(board), [
+        LeaderboardEntry(
+            position=position,
+            player=e.player,
+            faction=e.faction,
+            rating=e.standing.rating,
+            deviation=e.standing.deviation,
+            ranking_value=e.standing.ranking_value,
+            tiebreak=e.standing.tiebreak,
+            games=e.games,
+            win_rate=_rate(e.wins, e.games),
+            last_played_at=e.last_played_at,
+        )
+        for position, e in board[offset : offset + limit]
+    ]
+
+
+def _board_now(
+    session: Session,
+    ladder_id: str,
+    rank_by: str,
+    *,
+    limit: int,
+    offset: int,
+    sort: Literal["rating", "name", "games"],
+    direction: Literal["asc", "desc"],
+    active_since: datetime | None,
+    faction: str | None,
+    min_games: int,
+) -> tuple[int, list[LeaderboardEntry]]:
+    """The stored (present) leaderboard, paged in SQL."""
+    total, rows = RatingRepository(session).leaderboard(
+        ladder_id,
+        rank_by=rank_by,
+        sort=sort,
+        order=direction,
+        active_since=active_since,
+        faction=faction,
+        min_games=min_games,
+        limit=limit,
+        offset=offset,
     )
+    return total, [
+        LeaderboardEntry(
+            position=position,
+            player=row.player,
+            faction=_faction_out(row.faction),
+            rating=row.rating,
+            deviation=row.deviation,
+            ranking_value=row.ranking_value,
+            tiebreak=row.tiebreak,
+            games=row.games,
+            win_rate=_rate(row.wins, row.games),
+            last_played_at=row.last_played_at,
+        )
+        for position, row in rows
+    ]
 
 
 def get_leaderboard(
@@ -256,12 +295,12 @@ def get_leaderboard(
         info = runtime_for(ladder).info
         days = active_within_days
         if days is None:
-            days = info.default_active_within_days
+            days = info.default_active_within_days or 0
         reference = as_of or now()
         active_since = None if not days else _days_before(reference, days)
         direction = order or ("asc" if sort == "name" else "desc")
-        if as_of is not None:
-            return _board_as_of(
+        total, entries = (
+            _board_as_of(
                 session,
                 ladder,
                 as_of,
@@ -273,34 +312,27 @@ def get_leaderboard(
                 faction=faction,
                 min_games=min_games,
             )
-        total, rows = RatingRepository(session).leaderboard(
-            ladder_id,
-            rank_by=info.rank_by,
-            sort=sort,
-            order=direction,
-            active_since=active_since,
-            faction=faction,
-            min_games=min_games,
-            limit=limit,
-            offset=offset,
+            if as_of is not None
+            else _board_now(
+                session,
+                ladder_id,
+                info.rank_by,
+                limit=limit,
+                offset=offset,
+                sort=sort,
+                direction=direction,
+                active_since=active_since,
+                faction=faction,
+                min_games=min_games,
+            )
         )
+        # The filter is echoed so that a client can say why a board is short (or empty).
         return LeaderboardOut(
             ladder=ladder_id,
             total=total,
-            entries=[
-                LeaderboardEntry(
-                    position=position,
-                    player=row.player,
-                    faction=_faction_out(row.faction),
-                    rating=row.rating,
-                    deviation=row.deviation,
-                    ranking_value=row.ranking_value,
-                    games=row.games,
-                    win_rate=_rate(row.wins, row.games),
-                    last_played_at=row.last_played_at,
-                )
-                for position, row in rows
-            ],
+            active_within_days=days,
+            active_since=active_since,
+            entries=entries,
         )
 
     return db.run(work, write=False)

@@ -115,7 +115,8 @@ def get_leaderboard(
     as_of: AsOf = None,
 ) -> LeaderboardOut:
     """Ratings by position (equal values share one). ``active_within_days=0`` shows everyone;
-    without it a system's default applies (Fundox: 30 days)."""
+    without it a system's default applies (Fundox: 30 days). The answer echoes the filter it
+    applied (``active_within_days``, ``active_since``), so an empty board says why."""
     caller.check_ladder(ladder)
     return service.get_leaderboard(
         db,

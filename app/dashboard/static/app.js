@@ -117,7 +117,8 @@ async function route() {
   const found = match(segments);
   main.setAttribute("aria-busy", "true");
   if (!found) {
-    setCrumbs([["Not found", null]]);
+    setCrumbs([["Ladders", "#/"], ["Not found", null]]);
+    document.title = "Not found · Ratings";
     show("missing", h("h1", {}, "Page not found"), h("p", {}, h("a", { href: "#/" }, "All ladders")));
     return;
   }
@@ -131,6 +132,9 @@ async function route() {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
       unauthorized(error);
     } else {
+      // The failed page may not have set its own breadcrumbs: never leave the previous page's.
+      setCrumbs([["Ladders", "#/"], ["Error", null]]);
+      document.title = "Error · Ratings";
       show("error", h("h1", {}, "Could not load this page"), errorNotice(error));
     }
   }

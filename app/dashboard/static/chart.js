@@ -4,6 +4,17 @@
 import { h, s, isNumber, num, signed } from "./dom.js";
 
 const PAD = { left: 60, right: 18, top: 14, bottom: 36 };
+// The y axis spans at least this fraction of the ratings' size (and at least MIN_SPAN points):
+// a change far smaller than the rating itself (0.11 on 1500) must not fill the chart like a
+// cliff. 1% of 1500 is 15 points, about a single Elo game's change at K = 32.
+const MIN_SPAN_FRACTION = 0.01;
+const MIN_SPAN = 1;
+// Enough labelled grid lines to read a value off the axis.
+const Y_TICKS = 5;
+const MIN_Y_TICKS = 4;
+// Room above and below the extreme points, as a fraction of the span.
+const MARGIN = 0.06;
+const NICE_STEPS = [1, 2, 5, 10];
 
 // The viewBox follows the window's width when drawn, so labels keep a legible size on phones.
 function size() {
@@ -11,16 +22,35 @@ function size() {
   return { WIDTH: width, HEIGHT: width < 600 ? 220 : 280, MAX_X_LABELS: Math.max(3, Math.floor(width / 100)) };
 }
 
-/** About `count` round tick values (steps of 1, 2 or 5 × 10^k) covering [low, high]. */
-function ticks(low, high, count = 5) {
-  const raw = (high - low) / count;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((m) => m >= raw) ?? raw;
+function tickValues(low, high, step) {
   const values = [];
   for (let value = Math.ceil(low / step) * step; value <= high + step / 1e6; value += step) {
     values.push(Number(value.toPrecision(12)));
   }
   return values;
+}
+
+/**
+ * Round tick values (steps of 1, 2 or 5 × 10^k) covering [low, high]: about Y_TICKS of them,
+ * and a finer step while fewer than MIN_Y_TICKS fit. Returns the values and the decimals their
+ * step needs, so that every label shows the same number of digits.
+ */
+function ticks(low, high) {
+  const raw = (high - low) / Y_TICKS;
+  let exponent = Math.floor(Math.log10(raw));
+  let index = NICE_STEPS.findIndex((m) => m * 10 ** exponent >= raw);
+  let step = NICE_STEPS[index] * 10 ** exponent;
+  while (tickValues(low, high, step).length < MIN_Y_TICKS) {
+    index -= 1;
+    if (index < 0) {
+      index = NICE_STEPS.length - 2;
+      exponent -= 1;
+    }
+    step = NICE_STEPS[index] * 10 ** exponent;
+  }
+  // A step of 10^e (e < 0) needs -e decimals; 2 and 5 × 10^e need the same.
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  return { values: tickValues(low, high, step), decimals };
 }
 
 function domain(entries, band) {
@@ -30,13 +60,12 @@ function domain(entries, band) {
   });
   let low = Math.min(...values);
   let high = Math.max(...values);
-  if (high - low < 1e-9) {
-    // A flat history still needs a visible scale around its value.
-    const pad = Math.max(Math.abs(low) * 0.01, 1);
-    low -= pad;
-    high += pad;
-  }
-  const margin = (high - low) * 0.06;
+  const magnitude = Math.max(Math.abs(low), Math.abs(high));
+  const span = Math.max(high - low, magnitude * MIN_SPAN_FRACTION, MIN_SPAN);
+  const middle = (low + high) / 2;
+  low = middle - span / 2;
+  high = middle + span / 2;
+  const margin = span * MARGIN;
   return [low - margin, high + margin];
 }
 
@@ -53,10 +82,11 @@ export function ratingChart(entries, { title, onSelect } = {}) {
   const x = (i) => PAD.left + (entries.length === 1 ? plotW / 2 : (i / (entries.length - 1)) * plotW);
   const y = (v) => PAD.top + (1 - (v - low) / (high - low)) * plotH;
 
-  const grid = ticks(low, high).map((value) => s("g", { class: "tick" },
+  const { values: tickList, decimals } = ticks(low, high);
+  const grid = tickList.map((value) => s("g", { class: "tick", "data-value": String(value) },
     s("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(value), y2: y(value) }),
     s("text", { x: PAD.left - 8, y: y(value), "text-anchor": "end", "dominant-baseline": "middle" },
-      Number.isInteger(value) ? value : num(value))));
+      value.toFixed(decimals))));
 
   const every = Math.max(1, Math.ceil(entries.length / MAX_X_LABELS));
   const xLabels = entries.map((e, i) => (i % every === 0 || i === entries.length - 1)
@@ -73,9 +103,13 @@ export function ratingChart(entries, { title, onSelect } = {}) {
       s("title", {}, "rating ± deviation after each change"));
   }
 
+  // The line joins the changes that count: a voided one no longer leads to the next (whose
+  // rating_before is recomputed without it), so it is skipped and left as a hollow point.
+  const counted = entries.map((e, i) => [i, e]).filter(([, e]) => !e.voided);
   const line = s("polyline", {
     class: "line",
-    points: entries.map((e, i) => `${x(i)},${y(e.rating_after)}`).join(" "),
+    points: counted.map(([i, e]) => `${x(i)},${y(e.rating_after)}`).join(" "),
+    "data-indexes": counted.map(([i]) => i).join(" "),
   });
 
   const points = entries.map((e, i) => s("circle", {
@@ -97,6 +131,7 @@ export function ratingChart(entries, { title, onSelect } = {}) {
   const svg = s("svg", {
     class: "chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": label,
     "data-points": entries.length, "data-band": band ? "true" : "false",
+    "data-y-low": String(low), "data-y-high": String(high),
     preserveAspectRatio: "xMidYMid meet",
   },
   s("g", { class: "grid" }, grid),

@@ -6,6 +6,15 @@ import { h, notice, path } from "../dom.js";
 /** Raised (as a window event) when an action on a page needs a token. */
 export const UNAUTHORIZED = "ratings:unauthorized";
 
+// Column names where a system's numbers are not called a rating: Kinzett scores primary
+// points, ties split by secondary points (seed 002).
+const SYSTEM_LABELS = { kinzett: { rating: "Primary points", tiebreak: "Secondary points" } };
+
+/** How the leaderboard and standings name a system's rating and tiebreak columns. */
+export function labels(system) {
+  return { rating: "Rating", tiebreak: "Tiebreak", ...SYSTEM_LABELS[system.id] };
+}
+
 export function ladderCrumbs(ladder, ...more) {
   return [["Ladders", "#/"], [ladder.title || ladder.id, path("ladders", ladder.id)], ...more];
 }

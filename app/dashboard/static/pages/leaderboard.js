@@ -2,7 +2,7 @@
 
 import { api, ladderAndSystem } from "../api.js";
 import { field, h, numCell, numTh, playerLink, table, when } from "../dom.js";
-import { errorNotice, ladderCrumbs, ladderHeader } from "./common.js";
+import { errorNotice, labels, ladderCrumbs, ladderHeader } from "./common.js";
 
 const PAGE = 500;
 
@@ -16,52 +16,67 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
   document.title = `${ladder.title || ladder.id} · Ratings`;
 
   const byRanking = system.rank_by === "ranking_value";
+  const names = labels(system);
   const search = h("input", { type: "search", name: "q", placeholder: "Player name", autocomplete: "off" });
   const sort = h("select", { name: "sort" },
-    option("rating", byRanking ? "Rating (ranking value)" : "Rating", "rating"),
+    option("rating", byRanking ? `${names.rating} (ranking value)` : names.rating, "rating"),
     option("name", "Name"), option("games", "Games"));
   const order = h("select", { name: "order" },
     option("", "Default", ""), option("desc", "Descending"), option("asc", "Ascending"));
+  // Empty until the reader sets it: the server applies the system's default and echoes it.
   const active = h("input", {
     type: "number", name: "active_within_days", min: 0, max: 36500, step: 1, inputmode: "numeric",
-    value: String(system.default_active_within_days ?? 0),
+    placeholder: String(system.default_active_within_days ?? 0),
   });
   const factions = h("datalist", { id: "factions" });
   const faction = system.per_faction
     ? h("input", { type: "text", name: "faction", list: "factions", placeholder: "All factions" })
     : null;
   const status = h("p", { class: "muted status", role: "status" });
+  const filterNote = h("div", { class: "filter-note" });
   const results = h("div", { class: "results" });
   let offset = 0;
   let entries = [];
   let total = 0;
+  let applied = { days: 0, since: null, byDefault: false };
   const seenFactions = new Set();
 
   const activityHint = system.default_active_within_days
-    ? `0 = everyone; the ${system.title} default is ${system.default_active_within_days} days`
-    : "0 = everyone (this system sets no default)";
+    ? `0 = everyone; blank = the ${system.title} default, ${system.default_active_within_days} days`
+    : "0 or blank = everyone (this system sets no default)";
 
   function draw() {
     const needle = search.value.trim().toLowerCase();
     const shown = needle ? entries.filter((e) => e.player.toLowerCase().includes(needle)) : entries;
     const showRanking = byRanking || entries.some((e) => e.ranking_value !== null);
     const showDeviation = entries.some((e) => e.deviation !== null && e.deviation !== undefined);
-    const head = [numTh("#", "Position"), "Player", system.per_faction ? "Faction" : null,
-      numTh("Rating"), showRanking ? numTh("Ranking value") : null,
-      showDeviation ? numTh("Deviation") : null,
-      numTh("Games"), numTh("Win rate"), "Last played"].filter(Boolean);
+    // Kinzett splits equal primary points by secondary points: without them ties look arbitrary.
+    const showTiebreak = entries.some((e) => e.tiebreak !== null && e.tiebreak !== undefined);
+    const columns = [
+      [numTh("#", "Position"), (e) => h("td", { class: "num", "data-field": "position", "data-value": e.position }, e.position)],
+      ["Player", (e) => h("th", { scope: "row" }, playerLink(ladder.id, e.player, e.faction))],
+      system.per_faction && ["Faction", (e) => h("td", { "data-field": "faction" }, e.faction ?? "—")],
+      [numTh(names.rating), (e) => numCell(e.rating, { field: "rating" })],
+      showTiebreak && [numTh(names.tiebreak, "Splits equal values"), (e) => numCell(e.tiebreak, { field: "tiebreak" })],
+      showRanking && [numTh("Ranking value"), (e) => numCell(e.ranking_value, { field: "ranking_value" })],
+      showDeviation && [numTh("Deviation"), (e) => numCell(e.deviation, { field: "deviation" })],
+      [numTh("Games"), (e) => h("td", { class: "num", "data-field": "games", "data-value": e.games }, e.games)],
+      [numTh("Win rate"), (e) => numCell(e.win_rate, { format: "percent", field: "win_rate", digits: 1 })],
+      ["Last played", (e) => h("td", { "data-field": "last_played_at" }, when(e.last_played_at))],
+    ].filter(Boolean);
+    const head = columns.map(([label]) => label);
+    // Each cell carries its column's name: narrow screens show it beside the value (style.css).
+    const headings = head.map((cell) => (typeof cell === "string" ? cell : cell.textContent));
+    // On narrow screens the row starts with the value that decides the position (style.css).
+    const lead = byRanking ? "ranking_value" : "rating";
     const rows = shown.map((e) => h("tr", { "data-player": e.player, "data-faction": e.faction ?? "" },
-      h("td", { class: "num", "data-field": "position", "data-value": e.position }, e.position),
-      h("th", { scope: "row" }, playerLink(ladder.id, e.player, e.faction)),
-      system.per_faction ? h("td", { "data-field": "faction" }, e.faction ?? "—") : null,
-      numCell(e.rating, { field: "rating" }),
-      showRanking ? numCell(e.ranking_value, { field: "ranking_value" }) : null,
-      showDeviation ? numCell(e.deviation, { field: "deviation" }) : null,
-      h("td", { class: "num", "data-field": "games", "data-value": e.games }, e.games),
-      numCell(e.win_rate, { format: "percent", field: "win_rate", digits: 1 }),
-      h("td", { "data-field": "last_played_at" }, when(e.last_played_at))));
-    const days = Number(active.value);
-    const scope = days > 0 ? `active within ${days} days` : "everyone";
+      columns.map(([, cell], i) => {
+        const node = cell(e);
+        node.dataset.label = headings[i];
+        if (node.dataset.field === lead) node.classList.add("lead");
+        return node;
+      })));
+    const scope = applied.days > 0 ? `active within ${applied.days} days` : "everyone";
     status.textContent = `${total} player${total === 1 ? "" : "s"} (${scope})`
       + (total > entries.length ? `, showing ${offset + 1}–${offset + entries.length}` : "")
       + (needle ? ` · ${shown.length} match “${search.value.trim()}”` : "");
@@ -70,6 +85,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
         onclick: () => { offset = Math.max(0, offset - PAGE); load(); } }, `Previous ${PAGE}`),
       h("button", { type: "button", class: "secondary", disabled: offset + PAGE >= total,
         onclick: () => { offset += PAGE; load(); } }, `Next ${PAGE}`)) : null;
+    drawFilterNote();
     results.replaceChildren(
       shown.length
         ? table({ className: "leaderboard", head, rows })
@@ -77,18 +93,46 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
       pager ?? "");
   }
 
+  function everyone() {
+    active.value = "0";
+    reload();
+  }
+
+  /** Says when an activity filter hides players (the default one especially), with a way out. */
+  function drawFilterNote() {
+    if (applied.days <= 0) {
+      filterNote.replaceChildren();
+      return;
+    }
+    const origin = applied.byDefault ? ` (the ${system.title} default)` : "";
+    const cutoff = applied.since ? [", since ", when(applied.since)] : "";
+    const lift = h("button", { type: "button", class: "link", "data-action": "everyone", onclick: everyone },
+      "Show everyone");
+    const empty = total === 0 && ladder.players > 0;
+    filterNote.replaceChildren(h("p", {
+      class: `notice ${empty ? "warn" : "info"}`, role: "status", "data-filter": applied.byDefault ? "default" : "asked",
+    },
+    empty
+      ? [`No player has played in the last ${applied.days} days`, cutoff, origin, "; this ladder has "
+        + `${ladder.players} rated player${ladder.players === 1 ? "" : "s"}. `]
+      : [`Showing players active in the last ${applied.days} days`, cutoff, origin, ". "],
+    lift));
+  }
+
   async function load() {
     results.setAttribute("aria-busy", "true");
     try {
+      const asked = active.value === "" ? null : Math.max(0, Math.trunc(Number(active.value)));
       const page = await api(`ladders/${encodeURIComponent(ladder.id)}/leaderboard`, {
         query: {
           limit: PAGE, offset, sort: sort.value, order: order.value,
-          active_within_days: active.value === "" ? null : Math.max(0, Math.trunc(Number(active.value))),
-          faction: faction?.value.trim(),
+          active_within_days: asked, faction: faction?.value.trim(),
         },
       });
       entries = page.entries;
       total = page.total;
+      // The filter the server applied (its echo), and whether it was the system's default.
+      applied = { days: page.active_within_days ?? 0, since: page.active_since, byDefault: asked === null };
       for (const e of entries) if (e.faction) seenFactions.add(e.faction);
       factions.replaceChildren(...[...seenFactions].sort().map((f) => h("option", { value: f })));
       draw();
@@ -113,5 +157,5 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     field("Active within days", active, activityHint),
     faction ? field("Faction", faction, "Blank = every faction") : null,
     factions);
-  return [ladderHeader(ladder, system, "leaderboard"), form, status, results];
+  return [ladderHeader(ladder, system, "leaderboard"), form, filterNote, status, results];
 }
