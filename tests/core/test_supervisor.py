@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the supervisor is used on Linux only"
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 2
 #: Seconds to wait for a start, a replacement or an exit (a worker's start imports the app).
 PATIENCE = 30.0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from app.main import create_app
 
-COMMITTED = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
+COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 def test_committed_openapi_is_current() -> None:
