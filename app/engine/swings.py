@@ -9,9 +9,9 @@ the terms that do not depend on the result (Elo's expected scores, Glicko's g, E
 Glicko-2's g, E and v) are computed once per player, and each outcome only re-adds the scores.
 
 Every number is the one ``rate_game`` gives: the same functions of the system's module, the
-same operands in the same order, so the same floats (tests/api/test_prediction_amounts.py compares them
-with ``rate_game`` over random tables). A system without a shortcut here gives None, and the
-caller rates each outcome with ``rate_game``.
+same operands in the same order, so the same floats (tests/api/test_prediction_amounts.py
+compares them with ``rate_game`` over random tables). A system without a shortcut here gives
+None, and the caller rates each outcome with ``rate_game``.
 """
 
 from __future__ import annotations

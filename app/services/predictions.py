@@ -94,11 +94,13 @@ def read_inputs(session: Session, body: PredictionIn) -> Inputs:
     return Inputs(runtime, ladder_state, keys, states)
 
 
-def compute(inputs: Inputs, body: PredictionIn, cancel: Cancel) -> Out:
+def compute(inputs: Inputs, body: PredictionIn, cancel: Cancel, at: datetime | None = None) -> Out:
+    """The prediction from what was read, as if played ``at`` (default: now)."""
+    moment = at or datetime.now(UTC)
     try:
         if inputs.runtime.info.kind == "tournament":
-            return _tournament(body, inputs, cancel)
-        return _game(body, inputs, cancel)
+            return _tournament(body, inputs, cancel, moment)
+        return _game(body, inputs, cancel, moment)
     except InvalidEvent as exc:
         raise Invalid.at(exc.loc, exc.message) from exc
     except NonFiniteResult as exc:
@@ -203,11 +205,10 @@ def _draws_rated(table: Table, inputs: Inputs, drawn: Outcome, first_wins: Outco
     return _changed(_rate(table.drawn(), apart))
 
 
-def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel) -> Out:
+def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetime) -> Out:
     keys, states, runtime = inputs.keys, inputs.states, inputs.runtime
     if len(keys) < 2:
         raise Invalid.at(("players",), "a game needs at least 2 players")
-    played_at = datetime.now(UTC)
     event = _context(body)
     table = Table(list(body.players), keys, played_at, event)
     amounts, draws_rated = _swings(table, inputs, cancel)
@@ -267,7 +268,7 @@ def _table_win_probability(
     return 1.0 / (1.0 + odds_against)
 
 
-def _tournament(body: PredictionIn, inputs: Inputs, cancel: Cancel) -> Out:
+def _tournament(body: PredictionIn, inputs: Inputs, cancel: Cancel, at: datetime) -> Out:
     """Each player's change at each placement, alone at that place among ``size`` players
     (the others placeholders at the system's initial state).
 
@@ -286,7 +287,7 @@ def _tournament(body: PredictionIn, inputs: Inputs, cancel: Cancel) -> Out:
             raise Invalid.at(("placements", index), f"must be between 1 and size ({body.size})")
     size = body.size
     rater = cast(TournamentRater, inputs.runtime.rater)
-    held_on = body.held_on or datetime.now(UTC).date()
+    held_on = body.held_on or at.date()
     event_class = body.event_class or ("world" if body.world_championship else None)
 
     def event(player: Placement, placement: int) -> Tournament:
