@@ -58,8 +58,9 @@ class Settings(BaseSettings):
     #: Events a POST /ladders/{ladder}/whatif may replay.
     max_whatif_events: int = Field(default=100_000, ge=1)
     #: Heavy reads (predictions, what-ifs) computing at once in each process; the others
-    #: wait for a slot without holding a thread or a connection.
-    heavy_concurrency: int = Field(default=2, ge=1, le=64)
+    #: wait for a slot without holding a thread or a connection. Each computing one takes
+    #: its share of the process's one interpreter lock from every other request.
+    heavy_concurrency: int = Field(default=1, ge=1, le=64)
     #: Most games one transaction records together when POST /games requests arrive at the
     #: same time (group commit); 0 records each in its own transaction.
     write_group_max: int = Field(default=64, ge=0, le=1_000)

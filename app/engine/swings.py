@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from app.engine import glicko, glicko2
 from app.engine.base import DRAW, LOSS, WIN
@@ -44,6 +45,15 @@ class Swings:
     draw: tuple[float, ...]
 
 
+def has_shortcut(rater: GameRater) -> bool:
+    """Whether :func:`table_swings` computes ``rater``'s swings (rather than giving None).
+
+    Its swings of a two-player table do not depend on the order of the two: each player's
+    sum holds the one opponent's term, after the period's earlier results.
+    """
+    return type(rater) is EloRater or isinstance(rater, glicko.GlickoRater | glicko2.Glicko2Rater)
+
+
 def table_swings(
     rater: GameRater, game: Game, before: Mapping[PlayerKey, PlayerState]
 ) -> Swings | None:
@@ -52,11 +62,11 @@ def table_swings(
 
     Raises NonFiniteResult (on ``players``) where ``rate_game`` would give a non-finite rating.
     """
-    if type(rater) is EloRater:
+    if not has_shortcut(rater):
+        return None
+    if isinstance(rater, EloRater):
         return _elo(rater, game, before)
-    if isinstance(rater, glicko.GlickoRater | glicko2.Glicko2Rater):
-        return _glicko_family(rater, game, before)
-    return None
+    return _glicko_family(cast(glicko.GlickoRater | glicko2.Glicko2Rater, rater), game, before)
 
 
 def _elo(rater: EloRater, game: Game, before: Mapping[PlayerKey, PlayerState]) -> Swings:

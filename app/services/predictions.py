@@ -151,16 +151,17 @@ def _swings(table: Table, inputs: Inputs, cancel: Cancel) -> tuple[Swings, bool]
     """
     runtime = inputs.runtime
     rater = cast(GameRater, runtime.rater)
-    for probe in (table.sole_winner(0), table.drawn()):
+    drawn_game = table.drawn()
+    for probe in (table.sole_winner(0), drawn_game):
         rater.validate_game(probe)
-    fast = swings.table_swings(rater, table.drawn(), inputs.states)
+    fast = swings.table_swings(rater, drawn_game, inputs.states)
     if fast is not None:
         return fast, True
     outcomes = []
     for winner in range(len(table)):
         cancel.check()
         outcomes.append(_rate(table.sole_winner(winner), inputs))
-    drawn = _rate(table.drawn(), inputs)
+    drawn = _rate(drawn_game, inputs)
     n = len(table)
     result = Swings(
         win=tuple(outcomes[i].changes[i].delta for i in range(n)),
@@ -229,25 +230,40 @@ def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetim
         )
     pairs: list[PairPrediction] = []
     if runtime.info.duel:
+        # A system with a shortcut gives both players' amounts from one rating of the pair;
+        # any other rates each ordered pair, the two listed as a game of them would list them.
+        both = swings.has_shortcut(cast(GameRater, runtime.rater))
+        amounts_of: dict[tuple[int, int], tuple[float, float | None, float]] = {}
+        for i in range(n):
+            cancel.check()
+            for j in range(n):
+                if i == j or (both and (i, j) in amounts_of):
+                    continue
+                pair = Table(
+                    [body.players[i], body.players[j]], [keys[i], keys[j]], played_at, event
+                )
+                amount, _ = _swings(pair, inputs, cancel)
+                for me, (a, b) in enumerate(((i, j), (j, i))[: 2 if both else 1]):
+                    amounts_of[a, b] = (
+                        amount.win[me],
+                        amount.draw[me] if draws_rated else None,
+                        amount.loss[me][1 - me],
+                    )
         duel = cast(DuelRater, runtime.rater)
         for i, key in enumerate(keys):
-            cancel.check()
             for j, other in enumerate(keys):
-                if i == j:
-                    continue
-                # The pair in this order, as a game of the two would list them.
-                pair = Table([body.players[i], body.players[j]], [key, other], played_at, event)
-                amount, _ = _swings(pair, inputs, cancel)
-                pairs.append(
-                    PairPrediction(
-                        player=key.player,
-                        opponent=other.player,
-                        win_probability=duel.expected_score(states[key], states[other]),
-                        if_win=amount.win[0],
-                        if_draw=amount.draw[0] if draws_rated else None,
-                        if_loss=amount.loss[0][1],
+                if i != j:
+                    if_win, if_draw, if_loss = amounts_of[i, j]
+                    pairs.append(
+                        PairPrediction(
+                            player=key.player,
+                            opponent=other.player,
+                            win_probability=duel.expected_score(states[key], states[other]),
+                            if_win=if_win,
+                            if_draw=if_draw,
+                            if_loss=if_loss,
+                        )
                     )
-                )
     return Out(ladder=body.ladder, players=players, pairs=pairs)
 
 
