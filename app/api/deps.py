@@ -77,8 +77,8 @@ def _address_limit(request: Request) -> auth.AddressLimit:
 
 
 def client_address(request: Request) -> str:
-    """The caller's address as the server sees it (behind a proxy: as uvicorn's
-    ``--forwarded-allow-ips`` lets it read X-Forwarded-For)."""
+    """The caller's address as the server sees it (behind a proxy: X-Forwarded-For, as far
+    as uvicorn's ``FORWARDED_ALLOW_IPS`` trusts the proxy)."""
     return request.client.host if request.client is not None else UNKNOWN_ADDRESS
 
 
