@@ -1,7 +1,12 @@
 """What is at stake before a game (or a tournament): POST /predictions. Nothing is stored.
 
 Amounts come from the systems' own rating functions applied to hypothetical results, so a
-prediction is exactly what the game would do. Win probabilities use each duel system's
+prediction is exactly what the game would do. A table of N costs N + 1 ratings of it (one per
+sole winner, and the draw), or less where ``app.engine.swings`` has a shortcut (Elo, Glicko,
+Glicko-2: the terms that do not depend on the result, once per player); a tournament costs
+one call of the system's standing rule per player and placement. The players' states are read
+first and the connection released before anything is computed (a heavy read,
+app.services.heavy). Win probabilities use each duel system's
 expected score E; for a table of N players the per-player probability is Luce's choice rule
 over the pairwise odds, P_i = 1 / (1 + sum_j (1 - E_ij) / E_ij), which is E for N = 2.
 """
@@ -9,7 +14,7 @@ over the pairwise odds, P_i = 1 / (1 + sum_j (1 - E_ij) / E_ij), which is E for 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import cast
@@ -142,8 +147,9 @@ class Table:
         return len(self.keys)
 
 
-def _swings(table: Table, inputs: Inputs, cancel: Cancel) -> tuple[Swings, bool]:
-    """The table's swings, and whether the system rates the draw.
+def _swings(table: Table, inputs: Inputs, cancel: Cancel) -> tuple[Swings, Callable[[], bool]]:
+    """The table's swings, and how to ask whether the system rates the draw (asked of a
+    table, not of each of its pairs).
 
     Systems with a shortcut (app.engine.swings) give them directly and rate draws; any other
     game system has each outcome rated by the engine: one game per sole winner (whose changes
@@ -156,7 +162,7 @@ def _swings(table: Table, inputs: Inputs, cancel: Cancel) -> tuple[Swings, bool]
         rater.validate_game(probe)
     fast = swings.table_swings(rater, drawn_game, inputs.states)
     if fast is not None:
-        return fast, True
+        return fast, lambda: True
     outcomes = []
     for winner in range(len(table)):
         cancel.check()
@@ -171,7 +177,7 @@ def _swings(table: Table, inputs: Inputs, cancel: Cancel) -> tuple[Swings, bool]
         ),
         draw=tuple(change.delta for change in drawn.changes),
     )
-    return result, _draws_rated(table, inputs, drawn, outcomes[0])
+    return result, lambda: _draws_rated(table, inputs, drawn, outcomes[0])
 
 
 def _rate(game: Game, inputs: Inputs) -> Outcome:
@@ -212,7 +218,8 @@ def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetim
         raise Invalid.at(("players",), "a game needs at least 2 players")
     event = _context(body)
     table = Table(list(body.players), keys, played_at, event)
-    amounts, draws_rated = _swings(table, inputs, cancel)
+    amounts, ask_draws = _swings(table, inputs, cancel)
+    draws_rated = ask_draws()
     n = len(keys)
     players: list[PlayerPrediction] = []
     for i, key in enumerate(keys):
