@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import anyio.to_thread
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.core.database import Database
@@ -15,6 +15,13 @@ from app.core.errors import Forbidden, Invalid, Unauthorized
 from app.core.settings import Settings
 from app.services import auth
 from app.services.auth import Principal
+from app.services.heavy import Abandoned, Cancel, HeavySlots
+
+T = TypeVar("T")
+#: The address counted when the server does not know the client's (no socket peer).
+UNKNOWN_ADDRESS = "unknown"
+#: The status of a request whose client went away before the answer (nginx's convention).
+CLIENT_CLOSED_REQUEST = 499
 
 bearer = HTTPBearer(
     auto_error=False, description="The admin token (RATINGS_ADMIN_TOKEN) or an API key (rk_...)"
@@ -56,11 +63,33 @@ def _identify_key(settings: Settings, db: Database, token: str) -> Principal:
     return principal
 
 
+def _state(request: Request, name: str, make: Callable[[], T]) -> T:
+    """A per-app object, made on first use (no await in between: one per app)."""
+    value: T | None = getattr(request.app.state, name, None)
+    if value is None:
+        value = make()
+        setattr(request.app.state, name, value)
+    return value
+
+
+def _address_limit(request: Request) -> auth.AddressLimit:
+    return _state(request, "address_limit", auth.AddressLimit)
+
+
+def client_address(request: Request) -> str:
+    """The caller's address as the server sees it (behind a proxy: X-Forwarded-For, as far
+    as uvicorn's ``FORWARDED_ALLOW_IPS`` trusts the proxy)."""
+    return request.client.host if request.client is not None else UNKNOWN_ADDRESS
+
+
 def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
     """A dependency giving the caller, who must hold ``scope`` (401 / 403 otherwise)."""
 
-    async def dependency(credentials: Credentials, settings: AppSettings, db: DB) -> Principal:
+    async def dependency(
+        request: Request, credentials: Credentials, settings: AppSettings, db: DB
+    ) -> Principal:
         if scope == auth.READ and settings.public_reads:
+            _address_limit(request).count(client_address(request), settings.public_reads_per_minute)
             return auth.PUBLIC_READER
         principal = await _identify(settings, db, credentials)
         principal.require_scope(scope)
@@ -97,11 +126,42 @@ async def results_write_context(request: Request, credentials: Credentials) -> W
     return WriteContext(principal, db, settings)
 
 
+async def heavy_slots(request: Request, settings: AppSettings) -> HeavySlots:
+    return _state(request, "heavy_slots", lambda: HeavySlots(settings.heavy_concurrency))
+
+
+async def charge(request: Request, caller: Principal, settings: Settings, weight: int) -> None:
+    """Count a heavy read by its ``weight`` in the caller's rate limit (the dependency that
+    identified the caller counted it once already)."""
+    extra = weight - 1
+    if extra <= 0 or caller.is_admin:
+        return
+    if caller is auth.PUBLIC_READER:
+        limit = settings.public_reads_per_minute
+        _address_limit(request).count(client_address(request), limit, extra)
+        return
+    db: Database = request.app.state.db
+    per_minute = settings.rate_limit_per_minute
+    await anyio.to_thread.run_sync(auth.count_request, db, caller, per_minute, extra)
+
+
+async def run_heavy(
+    request: Request, slots: HeavySlots, work: Callable[[Cancel], T]
+) -> T | Response:
+    """``work`` in a heavy-read slot; an empty 499 once its client has gone (nobody reads it,
+    but the access log and metrics show the request as abandoned)."""
+    try:
+        return await slots.run(request, work)
+    except Abandoned:
+        return Response(status_code=CLIENT_CLOSED_REQUEST)
+
+
 Reader = Annotated[Principal, Depends(requires(auth.READ))]
 ResultsWriter = Annotated[Principal, Depends(requires(auth.RESULTS_WRITE))]
 LadderAdmin = Annotated[Principal, Depends(requires(auth.LADDERS_ADMIN))]
 AdminOnly = Depends(requires_admin)
 ResultsWriteContext = Annotated[WriteContext, Depends(results_write_context)]
+Heavy = Annotated[HeavySlots, Depends(heavy_slots)]
 
 
 def check_sizes(

@@ -42,11 +42,25 @@ class Settings(BaseSettings):
     #: Requests per minute per API key, across all replicas (0: no limit). The admin token
     #: is not limited.
     rate_limit_per_minute: int = Field(default=1_200, ge=0)
+    #: Requests per minute per client address for reads without a key under
+    #: ``public_reads``, in each process (0: no limit). Heavy reads count by their cost.
+    public_reads_per_minute: int = Field(default=600, ge=0)
     #: Request limits (413 for the body, 422 for the rest).
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
     max_players_per_game: int = Field(default=100, ge=2, le=100)
     max_standings: int = Field(default=10_000, ge=2, le=10_000)
     max_batch_games: int = Field(default=10_000, ge=1, le=10_000)
+    #: Heavy reads (docs/operations.md "Heavy requests"). Players per POST /predictions:
+    #: amounts are computed per pair of players, so a table costs its size squared.
+    max_prediction_players: int = Field(default=100, ge=2, le=100)
+    #: Players times placements per tournament prediction.
+    max_prediction_placements: int = Field(default=10_000, ge=1, le=100_000)
+    #: Events a POST /ladders/{ladder}/whatif may replay.
+    max_whatif_events: int = Field(default=100_000, ge=1)
+    #: Heavy reads (predictions, what-ifs) computing at once in each process; the others
+    #: wait for a slot without holding a thread or a connection. Each computing one takes
+    #: its share of the process's one interpreter lock from every other request.
+    heavy_concurrency: int = Field(default=1, ge=1, le=64)
     #: Most games one transaction records together when POST /games requests arrive at the
     #: same time (group commit); 0 records each in its own transaction.
     write_group_max: int = Field(default=64, ge=0, le=1_000)

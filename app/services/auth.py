@@ -10,15 +10,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
 from app.core.logging import note
-from app.models import ApiKey
+from app.models import ApiKey, RateWindow
 from app.repositories.keys import KeyRepository
 from app.schemas.keys import KeyCreated, KeyIn, KeyList, KeyOut
 from app.services.history import now
@@ -105,8 +107,11 @@ def authenticate(db: Database, secret: bytes | None, token: str) -> Principal:
     return Principal(scopes=frozenset(key.scopes), ladders=frozenset(key.ladders), key_id=key.id)
 
 
-def count_request(db: Database, principal: Principal, per_minute: int) -> None:
-    """Fixed-window rate limit per key, counted in the database so replicas share it."""
+def count_request(db: Database, principal: Principal, per_minute: int, weight: int = 1) -> None:
+    """Fixed-window rate limit per key, counted in the database so replicas share it.
+
+    A request counts ``weight`` times (a heavy read by its cost, app.services.heavy).
+    """
     if principal.key_id is None or per_minute <= 0:
         return
     moment = time.time()
@@ -118,6 +123,17 @@ def count_request(db: Database, principal: Principal, per_minute: int) -> None:
         count = repo.count_request(key_id, window)
         if count == 1:
             repo.forget_windows_before(key_id, window)
+        if weight > 1:
+            # The rest of the weight on the row just counted (one statement, atomic).
+            count = int(
+                session.scalar(
+                    update(RateWindow)
+                    .where(RateWindow.key_id == key_id, RateWindow.window_start == window)
+                    .values(count=RateWindow.count + (weight - 1))
+                    .returning(RateWindow.count)
+                )
+                or count
+            )
         return count
 
     if db.run(work) > per_minute:
@@ -125,6 +141,36 @@ def count_request(db: Database, principal: Principal, per_minute: int) -> None:
         raise TooManyRequests(
             f"more than {per_minute} requests this minute for this key; retry later", retry_after
         )
+
+
+class AddressLimit:
+    """Fixed-window rate limit per client address, for reads without a key
+    (``RATINGS_PUBLIC_READS``). Counted in this process: an address gets the limit from each
+    replica, and nothing is stored for callers who hold no key."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._window = 0
+        self._counts: dict[str, int] = {}
+
+    def count(self, address: str, per_minute: int, weight: int = 1) -> None:
+        """Count ``weight`` requests of ``address``; 429 past ``per_minute`` (0: no limit)."""
+        if per_minute <= 0:
+            return
+        moment = time.time()
+        window = int(moment // RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS
+        with self._lock:
+            if window != self._window:
+                # A new window forgets every address: the table holds one minute at most.
+                self._window, self._counts = window, {}
+            count = self._counts.get(address, 0) + weight
+            self._counts[address] = count
+        if count > per_minute:
+            raise TooManyRequests(
+                f"more than {per_minute} requests this minute from this address without a "
+                "key; retry later, or use an API key",
+                int(window + RATE_WINDOW_SECONDS - moment) + 1,
+            )
 
 
 def create_key(db: Database, secret: bytes | None, body: KeyIn) -> KeyCreated:

@@ -83,3 +83,20 @@ async def test_a_missing_centres_names_the_predicted_player(client: httpx.AsyncC
     refused = await client.post("/predictions", json=body)
     assert refused.status_code == 422, refused.text
     assert refused.json()["errors"][0]["loc"] == ["players", 1, "centres"]
+
+
+async def test_draws_are_known_from_the_engine(client: httpx.AsyncClient) -> None:
+    """A draw between equal players moves nothing under Elo, yet Elo rates draws: the amount is
+    0, not null. Under Fundox's default draw_policy "none" a shared first place is not rated:
+    null; under "pairwise_half" it is, even between equal players."""
+    table = [{"player": "a"}, {"player": "b"}, {"player": "c"}]
+    await make_ladder(client, "elo-club", "elo")
+    await make_ladder(client, "fundox-none", "fundox")
+    await make_ladder(client, "fundox-half", "fundox", draw_policy="pairwise_half")
+    expected = {"elo-club": 0.0, "fundox-none": None, "fundox-half": 0.0}
+    for ladder, draw in expected.items():
+        response = await client.post("/predictions", json={"ladder": ladder, "players": table})
+        assert response.status_code == 200, response.text
+        out = response.json()
+        assert [p["if_draw"] for p in out["players"]] == [draw] * 3, ladder
+        assert [p["if_draw"] for p in out["pairs"]] == [draw] * 6, ladder

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, status
+import anyio.to_thread
+from fastapi import APIRouter, Path, Query, Request, Response, status
 
-from app.api.deps import DB, LadderAdmin, Reader
+from app.api.deps import DB, AppSettings, Heavy, LadderAdmin, Reader, charge, run_heavy
 from app.core.errors import Forbidden
 from app.schemas.common import (
     DEFAULT_PAGE_SIZE,
@@ -21,8 +22,8 @@ from app.schemas.ladders import (
     WhatIfIn,
     WhatIfOut,
 )
+from app.services import heavy, whatif
 from app.services import ladders as service
-from app.services import whatif
 
 router = APIRouter(tags=["ladders"])
 
@@ -66,8 +67,23 @@ def patch_ladder(ladder: LadderId, body: LadderPatch, db: DB, caller: LadderAdmi
 
 
 @router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut)
-def post_whatif(ladder: LadderId, body: WhatIfIn, db: DB, caller: Reader) -> WhatIfOut:
+async def post_whatif(
+    ladder: LadderId,
+    body: WhatIfIn,
+    request: Request,
+    db: DB,
+    caller: Reader,
+    settings: AppSettings,
+    slots: Heavy,
+) -> WhatIfOut | Response:
     """Replay the ladder's history under another system or parameters, storing nothing,
-    and compare the leaderboards side by side."""
+    and compare the leaderboards side by side.
+
+    A heavy read (docs/operations.md "Heavy requests"): at most RATINGS_MAX_WHATIF_EVENTS
+    events, counted by its length in the rate limit, replayed in one of the process's few
+    slots."""
     caller.check_ladder(ladder)
-    return whatif.what_if(db, ladder, body)
+    events = await anyio.to_thread.run_sync(heavy.live_events, db, ladder)
+    heavy.check_whatif(settings, events)
+    await charge(request, caller, settings, heavy.whatif_weight(events))
+    return await run_heavy(request, slots, lambda _cancel: whatif.what_if(db, ladder, body))

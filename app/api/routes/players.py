@@ -3,10 +3,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BeforeValidator
 
-from app.api.deps import DB, LadderAdmin, Reader
+from app.api.deps import DB, AppSettings, Heavy, LadderAdmin, Reader, charge, run_heavy
 from app.core.errors import Invalid
 from app.schemas.common import (
     DEFAULT_PAGE_SIZE,
@@ -21,8 +21,8 @@ from app.schemas.common import (
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
 from app.schemas.predictions import PredictionIn, PredictionOut
+from app.services import heavy, predictions
 from app.services import players as service
-from app.services import predictions
 
 router = APIRouter()
 
@@ -133,7 +133,21 @@ def get_leaderboard(
 
 
 @router.post("/predictions", response_model=PredictionOut, tags=["predictions"])
-def post_prediction(body: PredictionIn, db: DB, caller: Reader) -> PredictionOut:
-    """What is at stake: each player's change for a win, a draw or a loss; nothing is stored."""
+async def post_prediction(
+    body: PredictionIn,
+    request: Request,
+    db: DB,
+    caller: Reader,
+    settings: AppSettings,
+    slots: Heavy,
+) -> PredictionOut | Response:
+    """What is at stake: each player's change for a win, a draw or a loss; nothing is stored.
+
+    A heavy read (docs/operations.md "Heavy requests"): capped, counted by its cost in the
+    rate limit, computed in one of the process's few slots and abandoned with its client.
+    """
     caller.check_ladder(body.ladder)
-    return predictions.predict(db, body)
+    heavy.check_prediction(settings, body)
+    placements = None if body.placements is None else len(body.placements)
+    await charge(request, caller, settings, heavy.prediction_weight(len(body.players), placements))
+    return await run_heavy(request, slots, lambda cancel: predictions.predict(db, body, cancel))

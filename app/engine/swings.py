@@ -1,0 +1,229 @@
+"""What a table is worth to each player, without rating the table once per player and outcome.
+
+The lobby (API.md "Predictions") shows, for each player of a table of N, its change if it wins
+alone, if each other player wins alone, and if everyone draws: N + 1 outcomes of the table.
+Rating each outcome through ``rate_game`` costs N^2 duels each, N^3 in all, and most of it is
+the details a stored change keeps. Where a system's update of one player is a sum over its
+opponents (SYSTEMS.md "elo", "glicko", "glicko2": multiplayer tables are pairwise by rank),
+the terms that do not depend on the result (Elo's expected scores, Glicko's g, E and d^2,
+Glicko-2's g, E and v) are computed once per player, and each outcome only re-adds the scores.
+
+Every number is the one ``rate_game`` gives: the same functions of the system's module, the
+same operands in the same order, so the same floats (tests/api/test_prediction_amounts.py
+compares them with ``rate_game`` over random tables). A system without a shortcut here gives
+None, and the caller rates each outcome with ``rate_game``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from app.engine import glicko, glicko2
+from app.engine.base import DRAW, LOSS, WIN
+from app.engine.elo import EloRater
+from app.engine.elo_family import duel_delta, logistic_expected_score
+from app.engine.errors import NonFiniteResult
+from app.engine.glicko_family import GlickoFamilyRater
+from app.engine.periods import PeriodResult, locate, period_index
+from app.engine.protocols import GameRater
+from app.engine.types import Game, PlayerKey, PlayerState
+
+
+@dataclass(frozen=True, slots=True)
+class Swings:
+    """Each player's rating change (after minus before) in each outcome of a table.
+
+    ``win[i]``: i wins alone. ``loss[i][j]``: j wins alone (``loss[i][i]`` is 0.0, unused).
+    ``draw[i]``: every player shares the first place.
+    """
+
+    win: tuple[float, ...]
+    loss: tuple[tuple[float, ...], ...]
+    draw: tuple[float, ...]
+
+
+def has_shortcut(rater: GameRater) -> bool:
+    """Whether :func:`table_swings` computes ``rater``'s swings (rather than giving None).
+
+    Its swings of a two-player table do not depend on the order of the two: each player's
+    sum holds the one opponent's term, after the period's earlier results.
+    """
+    return type(rater) is EloRater or isinstance(rater, glicko.GlickoRater | glicko2.Glicko2Rater)
+
+
+def table_swings(
+    rater: GameRater, game: Game, before: Mapping[PlayerKey, PlayerState]
+) -> Swings | None:
+    """The swings of ``game``'s table (its ranks are ignored), or None when ``rater``'s system
+    has no shortcut here. ``before`` holds each participant's state under ``PlayerKey(player)``.
+
+    Raises NonFiniteResult (on ``players``) where ``rate_game`` would give a non-finite rating.
+    """
+    if not has_shortcut(rater):
+        return None
+    if isinstance(rater, EloRater):
+        return _elo(rater, game, before)
+    return _glicko_family(cast(glicko.GlickoRater | glicko2.Glicko2Rater, rater), game, before)
+
+
+def _elo(rater: EloRater, game: Game, before: Mapping[PlayerKey, PlayerState]) -> Swings:
+    """R'_i = R_i + K / (N - 1) * (sum_j S_ij - sum_j E_ij) (app/engine/elo.py): the sum of
+    expected scores is the player's own, whatever the outcome."""
+    players = game.participants
+    n = len(players)
+    k_per_duel = float(rater.params["k"]) / (n - 1)
+    scale = rater.scale
+    R = [before[PlayerKey(p.player)].rating for p in players]
+    # Sums of 1s and 1/2s below 2^53 are exact, so any order gives rate_game's S sum.
+    S_win, S_loss, S_draw = WIN * (n - 1), LOSS + DRAW * (n - 2), DRAW * (n - 1)
+    win, loss, draw = [], [], []
+    for i in range(n):
+        E_sum = 0.0
+        for j in range(n):
+            if j != i:
+                E_sum += logistic_expected_score(R[i], R[j], scale)
+
+        def delta(S_sum: float, i: int = i, E_sum: float = E_sum) -> float:
+            after = R[i] + duel_delta(k_per_duel, S_sum, E_sum)
+            _require_finite(players[i].player, after)
+            return after - R[i]
+
+        win.append(delta(S_win))
+        lost = delta(S_loss)
+        loss.append(tuple(0.0 if j == i else lost for j in range(n)))
+        draw.append(delta(S_draw))
+    return Swings(tuple(win), tuple(loss), tuple(draw))
+
+
+def _glicko_family(
+    rater: glicko.GlickoRater | glicko2.Glicko2Rater,
+    game: Game,
+    before: Mapping[PlayerKey, PlayerState],
+) -> Swings:
+    """Each player's period rated as ``GlickoFamilyRater.rate_game`` rates it: its period's
+    earlier results, then one result per opponent (in table order) at the opponent's
+    period-start values."""
+    players = game.participants
+    n = len(players)
+    period = period_index(game.played_at, rater.period)
+    states = [before[PlayerKey(p.player)] for p in players]
+    positions = [locate(state, period) for state in states]
+    starts = [rater.period_start(position)[0] for position in positions]
+    start_values = [(base.rating, _deviation(rater, base)) for base in starts]
+    win, loss, draw = [], [], []
+    for i in range(n):
+        earlier = positions[i].results
+        opponents = [j for j in range(n) if j != i]
+        results = (
+            *earlier,
+            *(PeriodResult(start_values[j][0], start_values[j][1], DRAW) for j in opponents),
+        )
+        period_of = (
+            _glicko2_period(rater, starts[i], results)
+            if isinstance(rater, glicko2.Glicko2Rater)
+            else _glicko_period(rater, starts[i], results)
+        )
+        won, lost, drawn = _outcomes(period_of, [r.score for r in earlier], n - 1)
+        rating = states[i].rating
+        for after in (won, drawn, *lost):
+            _require_finite(players[i].player, after)
+        win.append(won - rating)
+        draw.append(drawn - rating)
+        by_winner = dict(zip(opponents, lost, strict=True))
+        loss.append(tuple(by_winner[j] - rating if j in by_winner else 0.0 for j in range(n)))
+    return Swings(tuple(win), tuple(loss), tuple(draw))
+
+
+def _outcomes(
+    period_of: _Period, earlier: Sequence[float], duels: int
+) -> tuple[float, list[float], float]:
+    """The new rating after winning every duel, after losing duel q (and drawing the others)
+    for each q, and after drawing every duel; ``earlier`` are the scores already in the
+    period."""
+    first = len(earlier)
+    prior = [period_of.term(k, s) for k, s in enumerate(earlier)]
+    won = prior + [period_of.term(first + q, WIN) for q in range(duels)]
+    drawn = prior + [period_of.term(first + q, DRAW) for q in range(duels)]
+    lost = []
+    for q in range(duels):
+        terms = drawn.copy()
+        terms[first + q] = period_of.term(first + q, LOSS)
+        lost.append(terms)
+    # sum() of the terms in result order, as the systems' score sums add them.
+    return (
+        period_of.rating(sum(won)),
+        [period_of.rating(sum(terms)) for terms in lost],
+        period_of.rating(sum(drawn)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Period:
+    """One player's rating period with its results fixed and the scores left open: ``term(k,
+    s)`` is result k's term g_k (s - E_k) of the score sum, ``rating(total)`` the new rating
+    for a score sum."""
+
+    term: Callable[[int, float], float]
+    rating: Callable[[float], float]
+
+
+def _deviation(rater: GlickoFamilyRater, state: PlayerState) -> float:
+    """The RD the family rates ``state`` with (its own, or the initial RD)."""
+    return rater._RD(state)
+
+
+def _glicko_period(
+    rater: glicko.GlickoRater, base: PlayerState, results: Sequence[PeriodResult]
+) -> _Period:
+    """Glicko-1 step 2 (``glicko.rate_period``): g, E and d^2 do not depend on the scores;
+    r' = r + q / (1 / RD^2 + 1 / d^2) sum_j g(RD_j) (s_j - E_j)."""
+    r = base.rating
+    RD = _deviation(rater, base)
+    opponents = [
+        glicko.Opponent(res.opponent_rating, res.opponent_deviation, res.score) for res in results
+    ]
+    g_j = [glicko.g(o.RD_j) for o in opponents]
+    E_j = [glicko.E(r, o.r_j, o.RD_j) for o in opponents]
+    factor = glicko.Q / (1.0 / RD**2 + 1.0 / glicko.d_squared(r, opponents))
+    return _Period(term=lambda k, s: g_j[k] * (s - E_j[k]), rating=lambda total: r + factor * total)
+
+
+def _glicko2_period(
+    rater: glicko2.Glicko2Rater, base: PlayerState, results: Sequence[PeriodResult]
+) -> _Period:
+    """Glicko-2 steps 3-8 (``glicko2.rate_period_of`` as ``Glicko2Rater.rate_results`` calls
+    it): g, E and v do not depend on the scores; Delta, sigma', phi*, phi' and mu' do."""
+    mu = glicko2.to_mu(base.rating)
+    phi = glicko2.to_phi(_deviation(rater, base))
+    sigma = rater._sigma(base)
+    phi_max = glicko2.to_phi(rater.initial_deviation)
+    tau = rater.tau
+    mu_j = [glicko2.to_mu(res.opponent_rating) for res in results]
+    g_j = tuple(map(glicko2.g, (glicko2.to_phi(res.opponent_deviation) for res in results)))
+    x_j = [g * (mu - m) for g, m in zip(g_j, mu_j, strict=True)]
+    E_j = tuple(map(glicko2._logistic, x_j))
+    total = 0.0
+    for g, x, E in zip(g_j, x_j, E_j, strict=True):
+        total += g**2 * E * glicko2._logistic(-x)
+    v = 1.0 / total
+
+    def rating(scores: float) -> float:
+        sigma_new = glicko2.sigma_prime(phi, sigma, v, v * scores, tau, glicko2.EPSILON)
+        phi_new = glicko2.phi_prime(min(glicko2.phi_star(phi, sigma_new), phi_max), v)
+        # Step 8 as Glicko2Rater.rate_results writes it: r + 173.7178 (mu' - mu).
+        return base.rating + glicko2.SCALE * (mu + phi_new**2 * scores - mu)
+
+    return _Period(term=lambda k, s: g_j[k] * (s - E_j[k]), rating=rating)
+
+
+def _require_finite(player: str, rating: float) -> None:
+    """As ``app.engine.ledger`` refuses a non-finite result of ``rate_game``."""
+    if not math.isfinite(rating):
+        raise NonFiniteResult(
+            ("players",),
+            f"rating {player!r} gives {rating!r}: the ratings or the ladder's parameters "
+            "involved are too large for the system",
+        )
