@@ -10,12 +10,13 @@ import anyio.to_thread
 from fastapi import Depends, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.api.heavy import HeavySlots
 from app.core.database import Database
 from app.core.errors import Forbidden, Invalid, Unauthorized
 from app.core.settings import Settings
 from app.services import auth
 from app.services.auth import Principal
-from app.services.heavy import Abandoned, Cancel, HeavySlots
+from app.services.heavy import Abandoned, Cancel
 
 T = TypeVar("T")
 #: The address counted when the server does not know the client's (no socket peer).

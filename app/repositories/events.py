@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import String, and_, any_, bindparam, or_, select, text, update
+from sqlalchemy import String, and_, any_, bindparam, func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
@@ -74,6 +74,13 @@ class EventRepository:
                     if event.external_id is not None:
                         found[(event.kind, event.external_id)] = event
         return found
+
+    def count_live(self, ladder_id: str) -> int:
+        """How many live (not voided) events the ladder holds: what a replay reads."""
+        statement = select(func.count(Event.seq)).where(
+            Event.ladder_id == ladder_id, Event.voided_at.is_(None)
+        )
+        return int(self.session.scalar(statement) or 0)
 
     def has_events(self, ladder_id: str) -> bool:
         """The ladder holds any event, live or voided."""

@@ -17,10 +17,12 @@ from typing import Any
 import httpx
 import pytest
 
+from app.api import heavy as heavy_slots
+from app.api.heavy import HeavySlots
 from app.core.database import Database
 from app.main import create_app
-from app.services import heavy, predictions
-from app.services.heavy import Abandoned, Cancel, HeavySlots
+from app.services import predictions
+from app.services.heavy import Abandoned, Cancel
 from tests.conftest import AUTH, make_settings
 from tests.helpers import game, make_ladder, post_game
 
@@ -214,7 +216,7 @@ async def test_an_abandoned_prediction_stops_computing(
 
     monkeypatch.setattr(predictions, "compute", watched)
     # Computing between two checks of the cancellation: slow enough to be caught running.
-    monkeypatch.setattr(heavy, "DISCONNECT_POLL_SECONDS", 0.01)
+    monkeypatch.setattr(heavy_slots, "DISCONNECT_POLL_SECONDS", 0.01)
     app = create_app(make_settings(database_url=str(database.url)), database=database)
     async with _client(database) as client:
         await make_ladder(client, "heavy", "glicko2")

@@ -86,4 +86,4 @@ async def post_whatif(
     events = await anyio.to_thread.run_sync(heavy.live_events, db, ladder)
     heavy.check_whatif(settings, events)
     await charge(request, caller, settings, heavy.whatif_weight(events))
-    return await run_heavy(request, slots, lambda _cancel: whatif.what_if(db, ladder, body))
+    return await run_heavy(request, slots, lambda cancel: whatif.what_if(db, ladder, body, cancel))
