@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
@@ -117,6 +117,7 @@ CSV_GAME_COLUMNS = (
     "played_at", "rated", "tournament", "end_year", "event_coaches", "event_major"
 )  # fmt: skip
 CSV_PLAYER_COLUMNS = ("player", "rank", "faction", "centres", "eliminated_in")
+CSV_EVENT_COLUMNS = ("event_coaches", "event_major")
 CSV_TRUE = frozenset({"1", "true", "yes"})
 CSV_FALSE = frozenset({"0", "false", "no"})
 
@@ -136,6 +137,49 @@ def _csv_value(column: str, value: str) -> Any:
     return value
 
 
+@dataclass(slots=True)
+class _CsvGame:
+    """A game being read from CSV: its body, where it began, and its own columns."""
+
+    line: int
+    body: dict[str, Any]
+    columns: dict[str, Any]
+
+    @classmethod
+    def starting(cls, line: int, values: dict[str, Any]) -> _CsvGame:
+        body: dict[str, Any] = {
+            "id": values.get("id"),
+            "played_at": values.get("played_at"),
+            "players": [],
+        }
+        body.update({c: values[c] for c in ("rated", "tournament", "end_year") if c in values})
+        event = {k.removeprefix("event_"): values[k] for k in CSV_EVENT_COLUMNS if k in values}
+        if event:
+            body["event"] = event
+        return cls(line, body, {c: values.get(c) for c in CSV_GAME_COLUMNS})
+
+    def disagreement(self, values: dict[str, Any]) -> str | None:
+        """How a further row contradicts the game's first row, if it does."""
+        for column in CSV_GAME_COLUMNS:
+            if values.get(column) != self.columns[column]:
+                return (
+                    f"{column}: {values.get(column)!r} differs from {self.columns[column]!r} "
+                    f"on line {self.line}, the first row of game {self.body['id']!r}"
+                )
+        return None
+
+
+def _csv_cells(row: dict[Any, Any], width: int) -> dict[str, Any] | str:
+    """A row's non-empty cells as the body holds them, or the rule the row breaks."""
+    extra = row.get(None)  # DictReader's key for the cells past the header
+    if extra:
+        return f"{width + len(extra)} cells, but the header names {width} columns"
+    try:
+        return {k: _csv_value(k, v) for k, v in row.items() if v not in (None, "")}
+    except ValueError as exc:
+        return str(exc)
+
+
 def read_csv(stream: TextIO) -> Parsed:
     """Games, one row per player; consecutive rows with the same ``id`` are one game, and
     must agree on the game's own columns. A game with a bad row is reported once, at its
@@ -146,61 +190,30 @@ def read_csv(stream: TextIO) -> Parsed:
     if unknown:
         parsed.errors.append(LineError(1, f"unknown columns: {', '.join(sorted(unknown))}"))
         return parsed
-    current: dict[str, Any] | None = None
-    first_line = 0
-    refused: str | None = None  # the id of the game being left out
+    width = len(reader.fieldnames or ())
+    current: _CsvGame | None = None
+    refused: object = None  # the id of the game being left out
     for row in reader:
-        number = reader.line_num
-        problem = None
-        extra = row.get(None)  # DictReader's key for the cells past the header
-        if extra:
-            width = len(reader.fieldnames or ())
-            problem = f"{width + len(extra)} cells, but the header names {width} columns"
-        values: dict[str, Any] = {}
-        if problem is None:
-            try:
-                values = {k: _csv_value(k, v) for k, v in row.items() if v not in (None, "")}
-            except ValueError as exc:
-                problem = str(exc)
-        game_id = values.get("id", row.get("id"))
-        continuing = current is not None and current["id"] == game_id
+        cells = _csv_cells(row, width)
+        game_id = row.get("id") or None
         if refused is not None and game_id == refused:
             continue  # the rest of a game already reported
-        if problem is None and continuing:
-            assert current is not None
-            for column in CSV_GAME_COLUMNS:
-                if values.get(column) != current["_columns"].get(column):
-                    problem = (
-                        f"{column}: {values.get(column)!r} differs from "
-                        f"{current['_columns'].get(column)!r} on line {first_line}, "
-                        f"the first row of game {game_id!r}"
-                    )
-                    break
+        continuing = current is not None and current.body["id"] == game_id
+        problem = cells if isinstance(cells, str) else None
+        if problem is None and current is not None and continuing:
+            problem = current.disagreement(cast(dict[str, Any], cells))
         if problem is not None:
-            parsed.errors.append(LineError(number, problem))
+            parsed.errors.append(LineError(reader.line_num, problem))
             if continuing:
                 parsed.bodies.pop()
             refused, current = game_id, None
             continue
+        values = cast(dict[str, Any], cells)
         refused = None
-        if not continuing:
-            first_line = number
-            current = {"id": values.get("id"), "played_at": values.get("played_at"), "players": []}
-            current["_columns"] = {c: values.get(c) for c in CSV_GAME_COLUMNS}
-            for column in ("rated", "tournament", "end_year"):
-                if column in values:
-                    current[column] = values[column]
-            if "event_coaches" in values or "event_major" in values:
-                current["event"] = {
-                    k.removeprefix("event_"): values[k]
-                    for k in ("event_coaches", "event_major")
-                    if k in values
-                }
-            parsed.bodies.append((number, GAME, current))
-        assert current is not None
-        current["players"].append({k: values[k] for k in CSV_PLAYER_COLUMNS if k in values})
-    for _number, _kind, body in parsed.bodies:
-        body.pop("_columns", None)
+        if current is None or not continuing:
+            current = _CsvGame.starting(reader.line_num, values)
+            parsed.bodies.append((reader.line_num, GAME, current.body))
+        current.body["players"].append({k: values[k] for k in CSV_PLAYER_COLUMNS if k in values})
     return parsed
 
 

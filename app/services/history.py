@@ -193,21 +193,8 @@ def append_group(session: Session, ladder_id: str, items: Sequence[NewEvent]) ->
     runtime = runtime_for(ladder)
     if runtime.info.ladder_scoped:
         return [DEFERRED for _ in items]
-    results: list[Appended | None] = [None] * len(items)
-    for index, new in enumerate(items):
-        try:
-            validate(runtime, new.event)
-        except Invalid as exc:
-            results[index] = exc
-    seen: set[tuple[str, str] | None] = set()
-    candidates: list[int] = []
-    for index, new in enumerate(items):
-        if results[index] is None:
-            if new.id_key in seen:
-                results[index] = DEFERRED
-            else:
-                seen.add(new.id_key)
-                candidates.append(index)
+    results: list[Appended | None] = [_refusal(runtime, new) for new in items]
+    candidates = _first_of_each_id(items, results)
     stored = EventRepository(session).find_many(
         ladder_id, [key for i in candidates if (key := items[i].id_key) is not None]
     )
@@ -215,18 +202,35 @@ def append_group(session: Session, ladder_id: str, items: Sequence[NewEvent]) ->
     rows = _locked_rows(session, ladder, runtime, [k for keys in keys_of.values() for k in keys])
     last_at = {key: row.last_event_at for key, row in rows.items()}
     appended: list[int] = []
-    for index in candidates:
+    for index, keys in keys_of.items():  # in arrival order
         at = items[index].occurred_at
-        keys = keys_of.get(index)
-        if keys is None or any((last := last_at[k]) is not None and last > at for k in keys):
-            results[index] = DEFERRED
-            continue
+        if any((last := last_at[k]) is not None and last > at for k in keys):
+            continue  # late: handed back
         appended.append(index)
         last_at.update(dict.fromkeys(keys, at))
     created = _extend(session, ladder, runtime, [items[i] for i in appended], rows)
     for index, done in zip(appended, created, strict=True):
         results[index] = done
     return [result if result is not None else DEFERRED for result in results]
+
+
+def _refusal(runtime: Runtime, new: NewEvent) -> Invalid | None:
+    try:
+        validate(runtime, new.event)
+    except Invalid as exc:
+        return exc
+    return None
+
+
+def _first_of_each_id(items: Sequence[NewEvent], results: Sequence[Appended | None]) -> list[int]:
+    """The valid items whose id has not come earlier in the group (repeats go one by one)."""
+    seen: set[tuple[str, str] | None] = set()
+    first: list[int] = []
+    for index, new in enumerate(items):
+        if results[index] is None and new.id_key not in seen:
+            seen.add(new.id_key)
+            first.append(index)
+    return first
 
 
 def store(
