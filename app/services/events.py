@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from app.core import metrics
 from app.core.database import Database, Retry
 from app.core.errors import Conflict, NotFound
-from app.engine.ledger import event_keys, event_ranks
+from app.engine.ledger import event_keys, event_ranks, rate_event
 from app.engine.types import Change as EngineChange
 from app.models import Change, Event
 from app.repositories.changes import ChangeRepository
@@ -42,8 +42,8 @@ from app.services.history import (
 from app.services.runtime import (
     Runtime,
     decode_state,
+    engine_refusals,
     plain,
-    rate,
     require_ladder,
     runtime_for,
 )
@@ -242,7 +242,8 @@ def _dry_run(db: Database, new: NewEvent) -> GameOut | TournamentOut:
             return _out(runtime, existing, ChangeRepository(session).of_event(existing.seq))
         keys = event_keys(runtime.info, new.event)
         states, ladder_state = states_as_of(session, ladder, runtime, keys, new.occurred_at)
-        outcome = rate(runtime.info, runtime.rater, new.event, states, ladder_state)
+        with engine_refusals():
+            outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder_state)
         ranks = event_ranks(new.event)
         shown_factions = _shown_factions(new.kind, new.body, len(ranks))
         changes = [

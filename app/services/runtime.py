@@ -13,10 +13,9 @@ from typing import Any
 
 from app.core.errors import Invalid, NotFound
 from app.engine.errors import InvalidEvent, InvalidParameter
-from app.engine.ledger import rate_event
 from app.engine.protocols import Rater, System, SystemInfo
 from app.engine.registry import SYSTEMS
-from app.engine.types import Json, LadderEvent, Outcome, PlayerKey, PlayerState, Standing, frozen
+from app.engine.types import PlayerKey, PlayerState, Standing, frozen
 from app.models import NO_FACTION, Ladder
 
 
@@ -63,18 +62,6 @@ def engine_refusals(prefix: str = "") -> Iterator[None]:
         yield
     except InvalidEvent as exc:
         raise Invalid.at(exc.loc, prefix + exc.message) from exc
-
-
-def rate(
-    info: SystemInfo,
-    rater: Rater,
-    event: LadderEvent,
-    states: Mapping[PlayerKey, PlayerState],
-    ladder_state: Mapping[str, Json],
-) -> Outcome:
-    """One event rated from ``states`` by the engine, its refusals as 422s (a preview)."""
-    with engine_refusals():
-        return rate_event(info, rater, event, states, ladder_state)
 
 
 def runtime_for(ladder: Ladder) -> Runtime:
