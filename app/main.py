@@ -85,7 +85,14 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             expose_headers=["X-Request-ID", "Retry-After"],
             max_age=600,
         )
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        # The largest batch allowed must fit (Settings.batch_body_limit).
+        route_limits={("POST", "/games/batch"): settings.batch_body_limit},
+        discard=settings.max_discard_bytes,
+        timeout=settings.body_timeout,
+    )
     app.add_middleware(RequestContext)
     for module in (health, systems, ladders, events, players, keys, dashboard):
         app.include_router(module.router)

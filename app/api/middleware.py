@@ -1,4 +1,5 @@
-"""Pure ASGI middleware: request ids, JSON access log and metrics, security headers, body limit.
+"""Pure ASGI middleware: request ids, JSON access log and metrics, security headers, body limits
+and body read timeout.
 
 The outermost layer also turns any unhandled exception into a problem+json 500, so even those
 responses carry the request id and the security headers.
@@ -11,7 +12,9 @@ import logging
 import os
 import re
 import time
+from collections.abc import Mapping
 
+import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core import metrics
@@ -47,7 +50,13 @@ def _problem(status: int, title: str, detail: str) -> bytes:
     return json.dumps(body).encode()
 
 
-async def _send_problem(send: Send, status: int, title: str, detail: str) -> None:
+async def _send_problem(
+    send: Send,
+    status: int,
+    title: str,
+    detail: str,
+    headers: tuple[tuple[bytes, bytes], ...] = (),
+) -> None:
     body = _problem(status, title, detail)
     await send(
         {
@@ -56,6 +65,7 @@ async def _send_problem(send: Send, status: int, title: str, detail: str) -> Non
             "headers": [
                 (b"content-type", PROBLEM_JSON),
                 (b"content-length", str(len(body)).encode()),
+                *headers,
             ],
         }
     )
@@ -135,35 +145,85 @@ class RequestContext:
             )
 
 
-class BodyLimit:
-    """413 for request bodies over the limit, before any of it reaches the app."""
+#: Content-Length values of a request without a body (none, or zero) unless it is chunked.
+_NO_BODY = (None, b"0")
+_CLOSE = (b"connection", b"close")
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+
+def _declared_length(headers: dict[bytes, bytes]) -> int | None:
+    declared = headers.get(b"content-length")
+    return int(declared) if declared is not None and declared.isdigit() else None
+
+
+class BodyLimit:
+    """Reads each request body before the app sees it: 413 for one over its route's limit,
+    408 for one that takes longer than ``timeout`` seconds to arrive.
+
+    Of a body over the limit the rest is read and thrown away, up to ``discard`` more bytes,
+    before the 413: a client that sends its whole body before it reads (Python's urllib, many
+    HTTP/1.1 clients) finds the connection reset otherwise, as the server closes it with data
+    unread. A body declared larger than that, or whose client waits for ``100 Continue``, gets
+    the 413 at once. Either answer closes the connection.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        *,
+        route_limits: Mapping[tuple[str, str], int] | None = None,
+        discard: int = 0,
+        timeout: float,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        #: (method, path): a limit of its own (POST /games/batch).
+        self.route_limits = dict(route_limits or {})
+        self.discard = discard
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._too_large(send)
+        headers = dict(scope["headers"])
+        declared = _declared_length(headers)
+        if headers.get(b"content-length") in _NO_BODY and b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)
+            return
+        limit = self.route_limits.get((scope["method"], scope["path"]), self.max_bytes)
+        waits_to_send = headers.get(b"expect", b"").lower() == b"100-continue"
+        if (
+            declared is not None
+            and declared > limit
+            and (waits_to_send or declared > limit + self.discard)
+        ):
+            await self._too_large(send, limit)
             return
         chunks: list[bytes] = []
         size = 0
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._too_large(send)
-                return
-            chunks.append(chunk)
-            more = message.get("more_body", False)
+        complete = False
+        with anyio.move_on_after(self.timeout):
+            while not complete:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size <= limit:
+                    chunks.append(chunk)
+                elif size > limit + self.discard:
+                    break  # cut off: the client may see a reset
+                else:
+                    chunks.clear()  # over the limit: read only to throw away
+                complete = not message.get("more_body", False)
+        if size > limit:
+            await self._too_large(send, limit)
+            return
+        if not complete:
+            detail = f"the request body did not arrive within {self.timeout:g} seconds"
+            await _send_problem(send, 408, "Request timeout", detail, (_CLOSE,))
+            return
         body = b"".join(chunks)
         delivered = False
 
@@ -176,10 +236,6 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _too_large(self, send: Send) -> None:
-        await _send_problem(
-            send,
-            413,
-            "Payload too large",
-            f"the request body is over the limit of {self.max_bytes} bytes",
-        )
+    async def _too_large(self, send: Send, limit: int) -> None:
+        detail = f"the request body is over this route's limit of {limit} bytes"
+        await _send_problem(send, 413, "Payload too large", detail, (_CLOSE,))
