@@ -12,7 +12,7 @@ DEFAULT_DATA_DIR = Path("data")
 DEFAULT_SQLITE_URL = f"sqlite:///{DEFAULT_DATA_DIR / 'ratings.db'}"
 MIB = 1024 * 1024
 #: Body bytes POST /games/batch allows per game by default: a two-player game whose four
-#: identifiers all have the 100 characters API.md allows takes about 560 bytes of JSON with
+#: identifiers all have the 100 characters API.md allows takes about 530 bytes of JSON with
 #: spaces after the separators; 1 KiB leaves room for factions, scores and event details.
 BATCH_BYTES_PER_GAME = 1024
 
