@@ -88,8 +88,8 @@ def serve() -> None:
     from app.workers import Supervisor, reuse_port_supported
 
     settings = get_settings()
-    configure_logging(settings.log_level)  # this command's own lines, as the app's
     migrate(settings.database_url)
+    configure_logging(settings.log_level)  # this command's own lines, as the app's
     os.environ["RATINGS_ADMIN_TOKEN"] = ensure_admin_token(settings)
     get_settings.cache_clear()
     if settings.workers > 1 and not os.environ.get(MULTIPROCESS_ENV):
