@@ -31,7 +31,7 @@ GRACEFUL_SHUTDOWN_SECONDS = 20
 #: Where a generated admin token is shown: the controlling terminal, whatever stderr is.
 TERMINAL = Path("/dev/tty")
 #: The HTTP protocol class uvicorn runs (app/protocol.py).
-HTTP_PROTOCOL = "app.protocol:HeaderTimeoutProtocol"
+HTTP_PROTOCOL = "app.protocol:TimedProtocol"
 
 log = logging.getLogger("ratings.cli")
 
@@ -103,7 +103,7 @@ def serve() -> None:
         "log_config": None,
         "access_log": False,
         "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
-        # uvicorn's protocol with a header read timeout (RATINGS_HEADER_TIMEOUT).
+        # uvicorn's protocol with read timeouts (RATINGS_HEADER_TIMEOUT, RATINGS_BODY_TIMEOUT).
         "http": HTTP_PROTOCOL,
     }
     config = uvicorn.Config(APP, **options)

@@ -99,7 +99,6 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         # The largest batch allowed must fit (Settings.batch_body_limit).
         route_limits={("POST", "/games/batch"): settings.batch_body_limit},
         discard=settings.max_discard_bytes,
-        timeout=settings.body_timeout,
     )
     app.add_middleware(RequestContext)
     for module in (health, systems, ladders, events, players, keys, dashboard, docs):

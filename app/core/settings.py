@@ -58,9 +58,10 @@ class Settings(BaseSettings):
     #: is closed at once.
     max_discard_bytes: int = Field(default=8 * MIB, ge=0)
     #: Seconds a connection may take to send a request's headers (from its opening, or from
-    #: the first byte of a next request); a slower one is closed.
+    #: the first byte of a next request); a slower one is closed (app/protocol.py).
     header_timeout: float = Field(default=10.0, gt=0)
-    #: Seconds a request may take to send its whole body; a slower one gets a 408 and is closed.
+    #: Seconds a request may take to send its whole body after its headers; a slower one gets
+    #: a 408 and is closed.
     body_timeout: float = Field(default=30.0, gt=0)
     max_players_per_game: int = Field(default=100, ge=2, le=100)
     max_standings: int = Field(default=10_000, ge=2, le=10_000)

@@ -12,17 +12,18 @@ from typing import Any
 
 import uvicorn
 
-from app.protocol import HeaderTimeoutProtocol
+from app.protocol import TimedProtocol
 
 #: How long a test waits for the server to act before calling it a failure.
 GRACE_SECONDS = 3.0
 
 
 @contextmanager
-def serving(app: Any, header_timeout: float = 10.0) -> Iterator[int]:
+def serving(app: Any, header_timeout: float = 10.0, body_timeout: float = 30.0) -> Iterator[int]:
     """``app`` served by uvicorn, with the service's protocol, in a thread; yields the port.
     The lifespan does not run: build the app with its database (``create_app(..., database=)``)."""
-    protocol = type("TestProtocol", (HeaderTimeoutProtocol,), {"header_timeout": header_timeout})
+    timeouts = {"header_timeout": header_timeout, "body_timeout": body_timeout}
+    protocol = type("TestProtocol", (TimedProtocol,), timeouts)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     config = uvicorn.Config(app, http=protocol, log_config=None, lifespan="off")
