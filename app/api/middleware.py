@@ -234,5 +234,5 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _too_large(self, send: Send, limit: int) -> None:
-        detail = f"the request body is over this route's limit of {limit} bytes"
+        detail = f"the request body is over the limit of {limit} bytes"
         await _send_problem(send, 413, "Payload too large", detail, (_CLOSE,))
