@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import secrets
 import sys
@@ -27,6 +28,12 @@ ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
 ADMIN_TOKEN_BYTES = 32
 #: Seconds SIGTERM waits for in-flight requests before uvicorn exits.
 GRACEFUL_SHUTDOWN_SECONDS = 20
+#: Where a generated admin token is shown: the controlling terminal, whatever stderr is.
+TERMINAL = Path("/dev/tty")
+#: The HTTP protocol class uvicorn runs (app/protocol.py).
+HTTP_PROTOCOL = "app.protocol:TimedProtocol"
+
+log = logging.getLogger("ratings.cli")
 
 
 def migrate(url: str | None = None) -> None:
@@ -46,7 +53,7 @@ def migrate(url: str | None = None) -> None:
     command.upgrade(config, "head")
 
 
-def ensure_admin_token(settings: Settings) -> str:
+def ensure_admin_token(settings: Settings, terminal: Path = TERMINAL) -> str:
     """The configured admin token, or one generated once and kept for the next start."""
     if settings.admin_token:
         return settings.admin_token
@@ -59,9 +66,19 @@ def ensure_admin_token(settings: Settings) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.touch(mode=0o600)
     path.write_text(token + "\n")
-    # Shown once, on the terminal of whoever started the service; never logged.
-    print(f"Generated an admin token (kept in {path}):\n  {token}", file=sys.stderr)
+    _show_generated_token(path, token, terminal)
     return token
+
+
+def _show_generated_token(path: Path, token: str, terminal: Path) -> None:
+    """Show a new token on the terminal of whoever started the service, and only there:
+    stderr is the JSON log stream, which ends up in log files and container logs. Without a
+    terminal the log says where the token is kept."""
+    try:
+        with terminal.open("w") as tty:
+            tty.write(f"Generated an admin token (kept in {path}):\n  {token}\n")
+    except OSError:  # no controlling terminal (a service manager, a container)
+        log.warning("generated an admin token; it is kept in %s", path, extra={"file": str(path)})
 
 
 def serve() -> None:
@@ -72,6 +89,7 @@ def serve() -> None:
 
     settings = get_settings()
     migrate(settings.database_url)
+    configure_logging(settings.log_level)  # this command's own lines, as the app's
     os.environ["RATINGS_ADMIN_TOKEN"] = ensure_admin_token(settings)
     get_settings.cache_clear()
     if settings.workers > 1 and not os.environ.get(MULTIPROCESS_ENV):
@@ -85,11 +103,12 @@ def serve() -> None:
         "log_config": None,
         "access_log": False,
         "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+        # uvicorn's protocol with read timeouts (RATINGS_HEADER_TIMEOUT, RATINGS_BODY_TIMEOUT).
+        "http": HTTP_PROTOCOL,
     }
     config = uvicorn.Config(APP, **options)
     if reuse_port_supported(config):
         # A listening socket per worker, so connections spread over them (app/workers.py).
-        configure_logging(settings.log_level)  # the supervisor's own lines, as the app's
         sys.exit(Supervisor(config).run())
     uvicorn.run(APP, **options)
 

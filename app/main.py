@@ -13,7 +13,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.api.errors import install_error_handlers
 from app.api.middleware import BodyLimit, RequestContext
-from app.api.routes import dashboard, events, health, keys, ladders, players, systems
+from app.api.routes import dashboard, docs, events, health, keys, ladders, players, systems
 from app.core.database import Database
 from app.core.logging import configure_logging
 from app.core.settings import Settings, get_settings
@@ -67,7 +67,15 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
                 app.state.db.dispose()
 
     configure_logging(settings.log_level)
-    app = FastAPI(title="Ratings", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="Ratings",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        # FastAPI's pages load their scripts from a CDN: app/api/routes/docs.py serves its own.
+        docs_url=None,
+        redoc_url=None,
+    )
     app.state.settings = settings
     if database is not None:
         app.state.db = database
@@ -85,9 +93,15 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             expose_headers=["X-Request-ID", "Retry-After"],
             max_age=600,
         )
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        # The largest batch allowed must fit (Settings.batch_body_limit).
+        route_limits={("POST", "/games/batch"): settings.batch_body_limit},
+        discard=settings.max_discard_bytes,
+    )
     app.add_middleware(RequestContext)
-    for module in (health, systems, ladders, events, players, keys, dashboard):
+    for module in (health, systems, ladders, events, players, keys, dashboard, docs):
         app.include_router(module.router)
     app.openapi = lambda: _openapi_with_problems(app)  # type: ignore[method-assign]
     return app

@@ -64,7 +64,7 @@ def _identify_key(settings: Settings, db: Database, token: str) -> Principal:
     return principal
 
 
-def _state(request: Request, name: str, make: Callable[[], T]) -> T:
+def _per_app(request: Request, name: str, make: Callable[[], T]) -> T:
     """A per-app object, made on first use (no await in between: one per app)."""
     value: T | None = getattr(request.app.state, name, None)
     if value is None:
@@ -74,7 +74,7 @@ def _state(request: Request, name: str, make: Callable[[], T]) -> T:
 
 
 def _address_limit(request: Request) -> auth.AddressLimit:
-    return _state(request, "address_limit", auth.AddressLimit)
+    return _per_app(request, "address_limit", auth.AddressLimit)
 
 
 def client_address(request: Request) -> str:
@@ -83,12 +83,32 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else UNKNOWN_ADDRESS
 
 
+#: What an authenticating dependency is called with (settings and database come from the
+#: app): one shape, so :func:`authenticate_early` can call any of them.
+Authenticator = Callable[[Request, HTTPAuthorizationCredentials | None], Awaitable[object]]
+#: Every authenticating dependency, for :func:`authenticate_early` to find in a route.
+_AUTHENTICATORS: set[Authenticator] = set()
+
+
+AuthenticatorT = TypeVar("AuthenticatorT", bound=Authenticator)
+
+
+def _authenticator(function: AuthenticatorT) -> AuthenticatorT:
+    _AUTHENTICATORS.add(function)
+    return function
+
+
+def _app(request: Request) -> tuple[Settings, Database]:
+    state = request.app.state
+    return state.settings, state.db
+
+
 def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
     """A dependency giving the caller, who must hold ``scope`` (401 / 403 otherwise)."""
 
-    async def dependency(
-        request: Request, credentials: Credentials, settings: AppSettings, db: DB
-    ) -> Principal:
+    @_authenticator
+    async def dependency(request: Request, credentials: Credentials) -> Principal:
+        settings, db = _app(request)
         if scope == auth.READ and settings.public_reads:
             _address_limit(request).count(client_address(request), settings.public_reads_per_minute)
             return auth.PUBLIC_READER
@@ -99,10 +119,28 @@ def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
     return dependency
 
 
-async def requires_admin(credentials: Credentials, settings: AppSettings, db: DB) -> None:
+@_authenticator
+async def requires_admin(request: Request, credentials: Credentials) -> None:
     """Key management is for the admin token only (a valid key gets 403, anything else 401)."""
-    if not (await _identify(settings, db, credentials)).is_admin:
+    if not (await _identify(*_app(request), credentials)).is_admin:
         raise Forbidden("only the admin token manages API keys")
+
+
+async def authenticate_early(request: Request) -> None:
+    """Run the matched route's authentication now (401 / 403 as its dependency would).
+
+    FastAPI decodes a JSON body before it resolves any dependency, so a body that is not JSON
+    would otherwise get its 422 before the token is looked at: an invalid token must get its
+    401 whatever the body. Called by the error handler only when the body failed to decode,
+    so each request is still authenticated (and counted against its rate limit) once.
+    """
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    pending = list(dependant.dependencies) if dependant is not None else []
+    while pending:
+        dependency = pending.pop()
+        if dependency.call in _AUTHENTICATORS:
+            await dependency.call(request, await bearer(request))
+        pending.extend(dependency.dependencies)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,20 +153,19 @@ class WriteContext:
     settings: Settings
 
 
+@_authenticator
 async def results_write_context(request: Request, credentials: Credentials) -> WriteContext:
     """``ResultsWriter``, ``DB`` and ``AppSettings`` as one dependency, for the busiest
     endpoint: FastAPI resolved each of the four separately at every request (a tenth of a
     worker's CPU went to resolving dependencies under load)."""
-    state = request.app.state
-    settings: Settings = state.settings
-    db: Database = state.db
+    settings, db = _app(request)
     principal = await _identify(settings, db, credentials)
     principal.require_scope(auth.RESULTS_WRITE)
     return WriteContext(principal, db, settings)
 
 
 async def heavy_slots(request: Request, settings: AppSettings) -> HeavySlots:
-    return _state(request, "heavy_slots", lambda: HeavySlots(settings.heavy_concurrency))
+    return _per_app(request, "heavy_slots", lambda: HeavySlots(settings.heavy_concurrency))
 
 
 async def charge(request: Request, caller: Principal, settings: Settings, weight: int) -> None:

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
+from app.api.deps import authenticate_early
 from app.core.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -37,13 +38,51 @@ def problem_response(
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
-def _validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+#: Pydantic's prefix on the message of a validator's ValueError; the rule reads better bare.
+VALUE_ERROR_PREFIX = "Value error, "
+#: What a body that FastAPI did not decode as JSON (no or another Content-Type) is told.
+NOT_JSON = "must be JSON, sent with Content-Type: application/json; this request {given}"
+
+
+def _json_error(document: object, error: dict[str, Any]) -> str:
+    """``invalid JSON at line L column C: <reason>``, from the character offset FastAPI gives
+    (lines and columns counted from 1, as :class:`json.JSONDecodeError` counts them)."""
+    position = error["loc"][-1]
+    reason = error.get("ctx", {}).get("error", "not JSON")
+    text = document if isinstance(document, str) else ""
+    line = text.count("\n", 0, position) + 1
+    column = position - text.rfind("\n", 0, position)
+    return f"invalid JSON at line {line} column {column}: {reason}"
+
+
+def _validation_errors(request: Request, exc: RequestValidationError) -> list[dict[str, Any]]:
+    """Each error with the field's path and a rule a person can act on."""
     errors = []
     for error in exc.errors():
-        loc = [part for part in error.get("loc", ()) if part != "body"]
-        message = str(error.get("msg", "invalid"))
+        loc = list(error.get("loc", ()))
+        if loc[:1] == ["body"]:
+            loc = loc[1:]
+        if error["type"] == "json_invalid":
+            loc, message = [], _json_error(exc.body, error)
+        elif not loc and isinstance(error.get("input"), bytes):
+            # FastAPI passes the raw bytes on when the Content-Type is not JSON.
+            sent = request.headers.get("content-type")
+            given = f"has Content-Type: {sent}" if sent else "has no Content-Type"
+            message = NOT_JSON.format(given=given)
+        else:
+            message = str(error.get("msg", "invalid")).removeprefix(VALUE_ERROR_PREFIX)
+            ctx = error.get("ctx") or {}
+            if "loc" in ctx:
+                # A check of the whole body names the part it refused (app/schemas/common.py).
+                loc += list(ctx["loc"])
+                message = str(ctx["rule"])
         errors.append({"loc": loc, "msg": message})
     return errors
+
+
+def _body_undecoded(exc: RequestValidationError) -> bool:
+    """True when the body failed to decode: FastAPI raised before any dependency ran."""
+    return any(error["type"] == "json_invalid" for error in exc.errors())
 
 
 BAD_REQUEST = 400
@@ -76,9 +115,20 @@ def install_error_handlers(app: FastAPI) -> None:
             exc.status, exc.title, exc.detail, errors=body.get("errors"), headers=exc.headers
         )
 
+    async def refused_caller(request: Request) -> JSONResponse | None:
+        """The 401 / 403 of a request whose body could not be decoded, if it has one: the
+        token is checked before the body (the dependency that would check it never ran)."""
+        try:
+            await authenticate_early(request)
+        except DomainError as exc:
+            return await domain_error(request, exc)
+        return None
+
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = _validation_errors(exc)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        if _body_undecoded(exc) and (refused := await refused_caller(request)) is not None:
+            return refused
+        errors = _validation_errors(request, exc)
         detail = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in errors
         )
@@ -87,7 +137,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == BAD_REQUEST:
-            # A body that is not UTF-8 JSON: the same answer as malformed JSON (422).
+            # A body that is not UTF-8 JSON: the same answer as malformed JSON (422), after
+            # the token's.
+            if (refused := await refused_caller(request)) is not None:
+                return refused
             return problem_response(
                 422,
                 "Invalid request",

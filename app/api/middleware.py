@@ -1,4 +1,4 @@
-"""Pure ASGI middleware: request ids, JSON access log and metrics, security headers, body limit.
+"""Pure ASGI middleware: request ids, JSON access log and metrics, security headers, body limits.
 
 The outermost layer also turns any unhandled exception into a problem+json 500, so even those
 responses carry the request id and the security headers.
@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import time
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -33,22 +34,31 @@ SECURITY_HEADERS = {
 #: API responses are data, never pages: nothing may run or be framed from them.
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
 UNMATCHED_ROUTE = "unmatched"
+#: The status logged for a request that got no answer because its connection closed first
+#: (the client left, or was too slow and was cut off): nginx's "client closed request".
+NO_ANSWER = 499
 #: The same headers as raw (name, value) pairs, added to every response as it starts.
 _REQUEST_ID_RAW = REQUEST_ID_HEADER.encode()
-_SECURITY_RAW = tuple((name.encode(), value.encode()) for name, value in SECURITY_HEADERS.items())
+SECURITY_RAW = tuple((name.encode(), value.encode()) for name, value in SECURITY_HEADERS.items())
 _API_RAW = ((b"content-security-policy", API_CSP.encode()), (b"cache-control", b"no-store"))
 #: The bits of a random 128-bit number that make it a version-4 UUID (RFC 9562).
 _UUID_CLEAR = ~((0xF000 << 64) | (0xC000 << 48))
 _UUID_SET = (0x4000 << 64) | (0x8000 << 48)
 
 
-def _problem(status: int, title: str, detail: str) -> bytes:
+def problem_body(status: int, title: str, detail: str) -> bytes:
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
     return json.dumps(body).encode()
 
 
-async def _send_problem(send: Send, status: int, title: str, detail: str) -> None:
-    body = _problem(status, title, detail)
+async def _send_problem(
+    send: Send,
+    status: int,
+    title: str,
+    detail: str,
+    headers: tuple[tuple[bytes, bytes], ...] = (),
+) -> None:
+    body = problem_body(status, title, detail)
     await send(
         {
             "type": "http.response.start",
@@ -56,6 +66,7 @@ async def _send_problem(send: Send, status: int, title: str, detail: str) -> Non
             "headers": [
                 (b"content-type", PROBLEM_JSON),
                 (b"content-length", str(len(body)).encode()),
+                *headers,
             ],
         }
     )
@@ -77,7 +88,7 @@ def _add_headers(message: Message, request_id: str, api: bool) -> None:
     ]
     present = {name.lower() for name, _ in raw}
     raw.append((_REQUEST_ID_RAW, request_id.encode("latin-1")))
-    for pairs in (_SECURITY_RAW, _API_RAW) if api else (_SECURITY_RAW,):
+    for pairs in (SECURITY_RAW, _API_RAW) if api else (SECURITY_RAW,):
         for name, value in pairs:
             if name not in present:
                 raw.append((name, value))
@@ -116,6 +127,9 @@ class RequestContext:
                 await _send_problem(
                     send_wrapper, 500, "Internal error", "an unexpected error occurred"
                 )
+        else:
+            if not response_started:
+                status = NO_ANSWER
         finally:
             elapsed = time.perf_counter() - started
             route = getattr(scope.get("route"), "path", UNMATCHED_ROUTE)
@@ -135,20 +149,58 @@ class RequestContext:
             )
 
 
-class BodyLimit:
-    """413 for request bodies over the limit, before any of it reaches the app."""
+#: Content-Length values of a request without a body (none, or zero) unless it is chunked.
+_NO_BODY = (None, b"0")
+_CLOSE = (b"connection", b"close")
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+
+def _declared_length(headers: dict[bytes, bytes]) -> int | None:
+    declared = headers.get(b"content-length")
+    return int(declared) if declared is not None and declared.isdigit() else None
+
+
+class BodyLimit:
+    """Reads each request body before the app sees it: 413 for one over its route's limit.
+    (How long the body may take to arrive is bounded by the HTTP protocol, app/protocol.py.)
+
+    Of a body over the limit the rest is read and thrown away, up to ``discard`` more bytes,
+    before the 413: a client that sends its whole body before it reads (Python's urllib, many
+    HTTP/1.1 clients) finds the connection reset otherwise, as the server closes it with data
+    unread. A body declared larger than that, or whose client waits for ``100 Continue``, gets
+    the 413 at once. Either answer closes the connection.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        *,
+        route_limits: Mapping[tuple[str, str], int] | None = None,
+        discard: int = 0,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        #: (method, path): a limit of its own (POST /games/batch).
+        self.route_limits = dict(route_limits or {})
+        self.discard = discard
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._too_large(send)
+        headers = dict(scope["headers"])
+        if headers.get(b"content-length") in _NO_BODY and b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)
+            return
+        declared = _declared_length(headers)
+        limit = self.route_limits.get((scope["method"], scope["path"]), self.max_bytes)
+        waits_to_send = headers.get(b"expect", b"").lower() == b"100-continue"
+        if (
+            declared is not None
+            and declared > limit
+            and (waits_to_send or declared > limit + self.discard)
+        ):
+            await self._too_large(send, limit)
             return
         chunks: list[bytes] = []
         size = 0
@@ -159,11 +211,16 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_bytes:
-                await self._too_large(send)
-                return
-            chunks.append(chunk)
+            if size <= limit:
+                chunks.append(chunk)
+            elif size > limit + self.discard:
+                break  # cut off: the client may see a reset
+            else:
+                chunks.clear()  # over the limit: read only to throw away
             more = message.get("more_body", False)
+        if size > limit:
+            await self._too_large(send, limit)
+            return
         body = b"".join(chunks)
         delivered = False
 
@@ -176,10 +233,6 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _too_large(self, send: Send) -> None:
-        await _send_problem(
-            send,
-            413,
-            "Payload too large",
-            f"the request body is over the limit of {self.max_bytes} bytes",
-        )
+    async def _too_large(self, send: Send, limit: int) -> None:
+        detail = f"the request body is over the limit of {limit} bytes"
+        await _send_problem(send, 413, "Payload too large", detail, (_CLOSE,))

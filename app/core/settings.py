@@ -10,6 +10,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path("data")
 DEFAULT_SQLITE_URL = f"sqlite:///{DEFAULT_DATA_DIR / 'ratings.db'}"
+MIB = 1024 * 1024
+#: Body bytes POST /games/batch allows per game by default: a two-player game whose four
+#: identifiers all have the 100 characters API.md allows takes about 530 bytes of JSON with
+#: spaces after the separators; 1 KiB leaves room for factions, scores and event details.
+BATCH_BYTES_PER_GAME = 1024
 
 
 class Settings(BaseSettings):
@@ -46,7 +51,21 @@ class Settings(BaseSettings):
     #: ``public_reads``, in each process (0: no limit). Heavy reads count by their cost.
     public_reads_per_minute: int = Field(default=600, ge=0)
     #: Request limits (413 for the body, 422 for the rest).
-    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
+    max_body_bytes: int = Field(default=MIB, ge=1024)
+    #: POST /games/batch's own body limit; default: max_batch_games × BATCH_BYTES_PER_GAME
+    #: (10 MiB for 10,000 games), so the largest batch allowed can be sent.
+    max_batch_body_bytes: int | None = Field(default=None, ge=1024)
+    #: Of a body over its limit, how many more bytes are read and thrown away before the 413,
+    #: so that a client that sends its whole body before reading (Python's urllib, most
+    #: HTTP/1.1 clients) gets the 413 rather than a reset connection. Past it the connection
+    #: is closed at once.
+    max_discard_bytes: int = Field(default=8 * MIB, ge=0)
+    #: Seconds a connection may take to send a request's headers (from its opening, or from
+    #: the first byte of a next request); a slower one is closed (app/protocol.py).
+    header_timeout: float = Field(default=10.0, gt=0)
+    #: Seconds a request may take to send its whole body after its headers; a slower one gets
+    #: a 408 and is closed.
+    body_timeout: float = Field(default=30.0, gt=0)
     max_players_per_game: int = Field(default=100, ge=2, le=100)
     max_standings: int = Field(default=10_000, ge=2, le=10_000)
     max_batch_games: int = Field(default=10_000, ge=1, le=10_000)
@@ -66,6 +85,14 @@ class Settings(BaseSettings):
     write_group_max: int = Field(default=64, ge=0, le=1_000)
     #: Origins allowed by CORS (comma-separated), e.g. "https://lobby.example.org".
     cors_origins: str = ""
+
+    @property
+    def batch_body_limit(self) -> int:
+        """POST /games/batch's body limit: ``max_batch_body_bytes``, or by default derived from
+        the batch limit (never below the general limit)."""
+        if self.max_batch_body_bytes is not None:
+            return self.max_batch_body_bytes
+        return max(self.max_batch_games * BATCH_BYTES_PER_GAME, self.max_body_bytes)
 
 
 @lru_cache

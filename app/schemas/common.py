@@ -16,6 +16,7 @@ from pydantic import (
     StringConstraints,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 #: Client-chosen identifiers (API.md): 1-100 characters of [A-Za-z0-9._:@-].
 IDENTIFIER_PATTERN = r"^[A-Za-z0-9._:@-]{1,100}$"
@@ -71,20 +72,30 @@ def rfc3339_text(value: Any) -> Any:
 UtcDateTime = Annotated[datetime, BeforeValidator(rfc3339_text), AfterValidator(_require_utc)]
 
 
-def _reject_unstorable(value: Any, path: str = "") -> None:
+def _unstorable(loc: tuple[str | int, ...], rule: str) -> PydanticCustomError:
+    """The error for a refused part of the body. The check runs on the whole body at once,
+    so the part's path travels in the context ("loc", with the bare "rule"), which the API's
+    error renderer appends to the body's; the message names the path for other readers."""
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+    return PydanticCustomError(
+        "value_error", "{path}: {rule}", {"path": path or "value", "rule": rule, "loc": loc}
+    )
+
+
+def _reject_unstorable(value: Any, loc: tuple[str | int, ...] = ()) -> None:
     """NaN/Infinity anywhere (API.md), and NUL characters (no database stores them in text)."""
     if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{path or 'value'}: NaN and Infinity are not allowed")
+        raise _unstorable(loc, "NaN and Infinity are not allowed")
     if isinstance(value, str) and "\x00" in value:
-        raise ValueError(f"{path or 'value'}: the NUL character is not allowed")
+        raise _unstorable(loc, "the NUL character is not allowed")
     if isinstance(value, dict):
         for key, item in value.items():
             if isinstance(key, str) and "\x00" in key:
-                raise ValueError(f"{path or 'value'}: the NUL character is not allowed")
-            _reject_unstorable(item, f"{path}.{key}" if path else str(key))
+                raise _unstorable(loc, "the NUL character is not allowed")
+            _reject_unstorable(item, (*loc, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _reject_unstorable(item, f"{path}[{index}]")
+            _reject_unstorable(item, (*loc, index))
 
 
 def _surely_storable(value: Any) -> bool:
