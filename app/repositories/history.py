@@ -16,7 +16,7 @@ with plain INSERT and UPDATE statements run for many rows (``executemany``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 import orjson
@@ -66,8 +66,9 @@ class HistoryWriter(Protocol):
         """Insert events carrying their drawn ``seq``."""
         ...
 
-    def write_changes(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Insert changes carrying their drawn ``id`` (their events written first)."""
+    def write_changes(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Insert changes carrying their drawn ``id`` (their events written first), taking
+        them from ``rows`` as it makes them."""
         ...
 
     def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -98,14 +99,15 @@ class PostgresWriter:
         return sorted(int(value) for value in drawn)
 
     def write_events(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        self._copy(_EVENTS.name, EVENT_COLUMNS, rows)
+        if rows:
+            self._copy(_EVENTS.name, EVENT_COLUMNS, rows)
 
-    def write_changes(self, rows: Sequence[Mapping[str, Any]]) -> None:
+    def write_changes(self, rows: Iterable[Mapping[str, Any]]) -> None:
         self._copy(_CHANGES.name, CHANGE_COLUMNS, rows)
 
-    def _copy(self, table: str, columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> None:
-        if not rows:
-            return
+    def _copy(self, table: str, columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> None:
+        """COPY ``rows`` as they come: the server stores what has been sent while the caller
+        makes the next ones."""
         connection = self.session.connection()
         driver = connection.connection.driver_connection
         assert driver is not None
@@ -159,9 +161,10 @@ class SqliteWriter:
         if rows:
             self.session.execute(insert(_EVENTS), list(rows))
 
-    def write_changes(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        if rows:
-            self.session.execute(insert(_CHANGES), list(rows))
+    def write_changes(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        listed = list(rows)
+        if listed:
+            self.session.execute(insert(_CHANGES), listed)
 
     def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
         if not rows:

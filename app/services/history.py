@@ -14,7 +14,7 @@ chunk, and recomputation, so they cannot disagree. Writes go through the databas
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -543,22 +543,27 @@ class _Replay:
 
     def rate(self, page: Sequence[tuple[_Placed, LadderEvent]]) -> list[list[dict[str, Any]]]:
         """Rate a page of events (their ratings started) and write their changes; each
-        event's change rows."""
+        event's change rows. The rows go to the writer as they are made, so the database
+        stores them while the next events are rated (PostgreSQL's COPY streams them)."""
         info, rater = self.runtime.info, self.runtime.rater
         ids = iter(self.writer.draw_change_ids(sum(len(event_keys(info, e)) for _, e in page)))
         written: list[list[dict[str, Any]]] = []
-        with engine_refusals():
-            steps = replay(info, rater, [e for _, e in page], self.states, self.ladder_state)
-            for (placed, event), step in zip(page, steps, strict=True):
-                rows = self._change_rows(placed, event, step.outcome.changes, ids)
-                written.append(rows)
-                for change in step.outcome.changes:
-                    self.states[change.key] = change.after
-                if info.ladder_scoped:
-                    self.ladder_state = plain(step.outcome.ladder_state)
-                    self.ladder_states.append((placed.seq, self.ladder_state))
-                self.events += 1
-        self.writer.write_changes([row for rows in written for row in rows])
+
+        def rows() -> Iterator[dict[str, Any]]:
+            with engine_refusals():
+                steps = replay(info, rater, [e for _, e in page], self.states, self.ladder_state)
+                for (placed, event), step in zip(page, steps, strict=True):
+                    made = self._change_rows(placed, event, step.outcome.changes, ids)
+                    written.append(made)
+                    for change in step.outcome.changes:
+                        self.states[change.key] = change.after
+                    if info.ladder_scoped:
+                        self.ladder_state = plain(step.outcome.ladder_state)
+                        self.ladder_states.append((placed.seq, self.ladder_state))
+                    self.events += 1
+                    yield from made
+
+        self.writer.write_changes(rows())
         return written
 
     def _change_rows(
