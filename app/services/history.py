@@ -249,7 +249,7 @@ def store(
     seqs = [0] * len(items)
     if latest is None or latest[0] <= first:
         keys = [k for i in ordered for k in _keys(runtime, items[i])]
-        rows = _locked_rows(session, ladder, runtime, keys)
+        rows = _locked_rows(session, ladder, runtime, keys, lock=False)
         created = _extend(session, ladder, runtime, [items[i] for i in ordered], rows)
         for index, done in zip(ordered, created, strict=True):
             seqs[index] = done.seq
@@ -329,17 +329,24 @@ def _db_keys(runtime: Runtime, event: LadderEvent) -> list[RatingKey]:
 
 
 def _locked_rows(
-    session: Session, ladder: Ladder, runtime: Runtime, keys: Sequence[RatingKey]
+    session: Session,
+    ladder: Ladder,
+    runtime: Runtime,
+    keys: Sequence[RatingKey],
+    *,
+    lock: bool = True,
 ) -> dict[RatingKey, Any]:
     """The rating rows of ``keys``, locked in sorted order; missing ones are created first
-    (another writer may create the same ones meanwhile: its insert wins, ours is ignored)."""
+    (another writer may create the same ones meanwhile: its insert wins, ours is ignored).
+    ``lock=False`` under the ladder's exclusive lock, which keeps every other writer out
+    already (a PostgreSQL row lock writes to its row)."""
     ratings = RatingRepository(session)
     wanted = sorted(set(keys))
-    rows = ratings.rows(ladder.id, wanted, lock=True)
+    rows = ratings.rows(ladder.id, wanted, lock=lock)
     missing = [key for key in wanted if key not in rows]
     if missing:
         ratings.ensure(ladder.id, [_fresh_row(runtime, ladder, key) for key in missing])
-        rows.update(ratings.rows(ladder.id, missing, lock=True))
+        rows.update(ratings.rows(ladder.id, missing, lock=lock))
     return rows
 
 
