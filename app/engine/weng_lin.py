@@ -200,42 +200,36 @@ _Steps = list[tuple[float, float]]
 def _plackett_luce(
     config: WengLinConfig, mus: list[float], vars_: list[float], ranks: list[int]
 ) -> _Steps:
-    """Algorithm 4 (module docstring), in one pass over the rank groups.
+    """Algorithm 4 (module docstring), over the rank groups.
 
-    With the sides in rank order, the q with r(q) <= r(i) are the groups up to i's, and a
-    group g of A_g sides shares S_g = sum_{s: r(s) >= r(g)} e^(mu_s / c); so with
-    P1 = sum_g 1 / S_g and P2 = sum_g 1 / S_g^2 over those groups and e_i = e^(mu_i / c),
-    Omega_i = sigma_i^2 / c (1 / A_i - e_i P1) and
-    Delta_i = gamma_i sigma_i^2 / c^2 (e_i P1 - e_i^2 P2). e^(mu / c) is taken relative to the
-    largest mu, which cancels in every ratio and keeps the exponentials finite.
+    With the sides in rank order, the q with r(q) <= r(i) are the groups up to i's, and the
+    A_g sides of a group g share S_g = sum_{s: r(s) >= r(g)} e^(mu_s / c), so
+    Omega_i = sigma_i^2 / c (1 / A_i - sum_g p_{i,g}) and
+    Delta_i = gamma_i sigma_i^2 / c^2 sum_g p_{i,g} (1 - p_{i,g}), p_{i,g} = e^(mu_i / c) / S_g.
+    The S_g are kept as logarithms, so no e^(mu / c) overflows or vanishes.
     """
     n = len(mus)
     c = math.sqrt(sum(vars_) + n * config.beta * config.beta)
-    top = max(mus)
-    exps = [math.exp((mu - top) / c) for mu in mus]
-    # S_g for the group starting at each index: suffix sums of exps.
-    suffix = exps[:]
+    scaled = [mu / c for mu in mus]
+    # log S for the group starting at each index: suffix log-sum-exp of mu / c.
+    log_suffix = scaled[:]
     for i in range(n - 2, -1, -1):
-        suffix[i] += suffix[i + 1]
+        a, b = log_suffix[i], log_suffix[i + 1]
+        log_suffix[i] = max(a, b) + math.log1p(math.exp(-abs(a - b)))
+    starts = [i for i in range(n) if i == 0 or ranks[i] != ranks[i - 1]]
+    ends = [*starts[1:], n]
     steps: _Steps = []
-    p1 = p2 = 0.0
-    start = 0
-    while start < n:
-        end = start + 1
-        while end < n and ranks[end] == ranks[start]:
-            end += 1
-        group = end - start
-        inv = 1.0 / suffix[start]
-        p1 += inv
-        p2 += inv * inv
+    for g, (start, end) in enumerate(zip(starts, ends, strict=True)):
         for i in range(start, end):
-            e = exps[i]
+            omega = 1.0 / (end - start)
+            delta = 0.0
+            for q in starts[: g + 1]:
+                p = math.exp(scaled[i] - log_suffix[q])
+                omega -= p
+                delta += p * (1.0 - p)
             var = vars_[i]
             gamma = math.sqrt(var) / c
-            steps.append(
-                (var / c * (1.0 / group - e * p1), gamma * var / (c * c) * (e * p1 - e * e * p2))
-            )
-        start = end
+            steps.append((var / c * omega, gamma * var / (c * c) * delta))
     return steps
 
 
@@ -360,6 +354,7 @@ def rate(config: WengLinConfig, sides: Sequence[Side], ranks: Sequence[int]) -> 
     # gain); it matters only for the weights of a side whose step is exactly 0.
     strict_gain = config.model == THURSTONE_MOSTELLER_PART
 
+    kappa = config.kappa
     result: list[tuple[Gaussian, ...]] = [()] * len(sides)
     for pos, k in enumerate(order):
         omega, delta = steps[pos]
@@ -370,13 +365,16 @@ def rate(config: WengLinConfig, sides: Sequence[Side], ranks: Sequence[int]) -> 
             factors = weights if gains else [1.0 / x for x in weights]
         else:
             factors = [FULL_WEIGHT] * len(sides[k])
-        result[k] = tuple(
-            Gaussian(
-                mu + sigma * sigma / side_var * omega * f,
-                sigma * math.sqrt(max(1.0 - sigma * sigma / side_var * delta * f, config.kappa)),
+        new_side = []
+        for (mu, sigma), f in zip(members[pos], factors, strict=True):
+            share = sigma * sigma / side_var
+            shrink = 1.0 - share * delta * f
+            new_side.append(
+                Gaussian(
+                    mu + share * omega * f, sigma * math.sqrt(shrink if shrink > kappa else kappa)
+                )
             )
-            for (mu, sigma), f in zip(members[pos], factors, strict=True)
-        )
+        result[k] = tuple(new_side)
     return tuple(result)
 
 
