@@ -1,8 +1,8 @@
 """TrueSkill (SYSTEMS.md ``trueskill``; R. Herbrich, T. Minka, T. Graepel, "TrueSkill(TM): A
 Bayesian Skill Rating System", NIPS 2006): the arithmetic only, as pure functions.
 
-The model (paper, section 2): member i of a side has skill s_i ~ N(mu_i, sigma_i^2 + tau^2)
-(the dynamics tau are added before the game), performance p_i ~ N(s_i, beta^2); the side's
+The model: member i of a side has skill s_i ~ N(mu_i, sigma_i^2 + tau^2) (the dynamics tau
+are added before the game), performance p_i ~ N(s_i, beta^2); the side's
 performance is the weighted sum t = sum_i w_i p_i (partial play: w_i in (0, 1]); sides sorted by
 rank, and for each pair of neighbouring sides the difference d = t_a - t_b is observed to be
 > eps (a win) or |d| <= eps (a draw), with the draw margin
@@ -23,10 +23,12 @@ factor updates are those of the paper's Table 1, with the truncation functions
           w~(t, e) = v~^2 + ((e - t) phi(e - t) + (e + t) phi(e + t)) / (Phi(e - t) - Phi(-e - t))
 
 (written for t >= 0; v~ is odd in t and w~ even). For two sides the schedule is exact after one
-round: it is the well-known closed form mu_i += w_i sigma_i^2 / c * v, sigma_i^2 *= 1 - w_i^2
-sigma_i^2 / c^2 * w with c^2 = sum_j w_j^2 (sigma_j^2 + beta^2) over both sides.
+round: it is the well-known closed form mu_i += +-w_i s_i / c * v, sigma_i^2 = s_i (1 - w_i^2
+s_i / c^2 * w) with s_i = sigma_i^2 + tau^2, c^2 = sum_j w_j^2 (s_j + beta^2) over both sides
+and v, w taken at t = (sum w mu_a - sum w mu_b) / c, e = eps / c.
 
-Match quality (paper, section 2.4, matrix form as in J. Moser's "The Math Behind TrueSkill"):
+Match quality (the paper's matchmaking criterion, the draw probability relative to that of
+equal sides, in the matrix form of J. Moser's "The Math Behind TrueSkill"):
 with A the members-by-(sides - 1) matrix of weighted neighbour differences, Sigma the diagonal of
 sigma_i^2 and mu the vector of means,
 
@@ -38,8 +40,9 @@ players: q = sqrt(beta^2 / (beta^2 + sigma^2)) = sqrt(1/5) = 0.447.
 
 The implementation follows the schedule, stopping rule and weight floor of the reference
 package ``trueskill`` (H. Lee, used by the tests as an independent check) but keeps every
-message as two floats; the far tails of the truncation functions use the continued fraction of
-Mills' ratio, where the quotient phi / Phi would underflow (a ratings gap beyond ~30 c).
+message as two floats; beyond 6 c into the losing tail the truncation functions use the
+continued fraction of Mills' ratio, where phi / Phi would lose precision and, past ~38 c,
+underflow (the reference package then falls back to v = -x or fails).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from openskill.models import (
 
 from app.engine import weng_lin
 from app.engine.errors import InvalidEvent, InvalidParameter
-from app.engine.gaussian import Gaussian, Member, Side
+from app.engine.gaussian import Gaussian, Member, Side, ranking_value
 from app.engine.weng_lin import WengLinConfig, quality, rate, win_probability
 
 DEFAULT = WengLinConfig()
@@ -82,6 +82,7 @@ def test_worked_example_two_new_players_plackett_luce_by_hand() -> None:
     assert c == pytest.approx(13.1767, abs=5e-5)
     assert omega_winner == pytest.approx(2.6354, abs=5e-5)
     assert delta_winner == pytest.approx(0.06325, abs=5e-6)
+    assert ranking_value(a, weng_lin.RANKING_MULTIPLIER) == pytest.approx(3.438, abs=5e-4)
 
 
 def test_a_draw_of_equals_moves_no_mean_plackett_luce() -> None:
