@@ -99,7 +99,29 @@ def check_game(sides: Sequence[Side], ranks: Sequence[int]) -> None:
                 raise InvalidEvent(("teams", i, "players", j), "deviation must be positive")
 
 
-def rank_order(ranks: Sequence[int]) -> list[int]:
-    """Indices of the sides from best to worst rank; equal ranks keep the input order (a
-    stable sort, as both reference implementations do)."""
-    return sorted(range(len(ranks)), key=ranks.__getitem__)
+def rank_order(sides: Sequence[Side], ranks: Sequence[int]) -> list[int]:
+    """Indices of the sides from best to worst rank.
+
+    Among equal ranks the order is canonical, a function of the sides' contents only: the
+    smaller sum of mu first, then the smaller sum of sigma^2, then the members as sorted
+    (mu, sigma, weight) - a fixed choice (it is the order of the published 2 vs 4 vs 2 TrueSkill
+    case). The papers compare neighbours in rank order and leave the order of tied sides open;
+    TrueSkill's chain and the partial-pairing windows depend on it, so a canonical order makes
+    the result independent of how the sides are listed (the reference packages keep the input
+    order instead). Tied sides with identical contents are interchangeable: which of them gets
+    which result follows the listing.
+    """
+    n = len(ranks)
+    if len(set(ranks)) == n:
+        return sorted(range(n), key=ranks.__getitem__)
+
+    def key(k: int) -> tuple[int, float, float, tuple[tuple[float, float, float], ...]]:
+        side = sides[k]
+        return (
+            ranks[k],
+            math.fsum(m.rating.mu for m in side),  # fsum: exact, so member order cannot matter
+            math.fsum(m.rating.sigma**2 for m in side),
+            tuple(sorted((m.rating.mu, m.rating.sigma, m.weight) for m in side)),
+        )
+
+    return sorted(range(n), key=key)

@@ -267,7 +267,7 @@ def rate(config: TrueSkillConfig, sides: Sequence[Side], ranks: Sequence[int]) -
     dynamics tau of this game.
     """
     check_game(sides, ranks)
-    order = rank_order(ranks)
+    order = rank_order(sides, ranks)
     beta2 = config.beta * config.beta
     tau2 = config.tau * config.tau
     # Per sorted side: members' (weight, mean, variance incl. tau^2), and the side's

@@ -325,7 +325,7 @@ def rate(config: WengLinConfig, sides: Sequence[Side], ranks: Sequence[int]) -> 
     dynamics tau of this game.
     """
     check_game(sides, ranks)
-    order = rank_order(ranks)
+    order = rank_order(sides, ranks)
     tau2 = config.tau * config.tau
     # Dynamics first (openskill: sigma = sqrt(sigma^2 + tau^2)); sides in rank order.
     members: list[list[tuple[float, float]]] = []

@@ -24,7 +24,7 @@ from openskill.models import (
 
 from app.engine import weng_lin
 from app.engine.errors import InvalidEvent, InvalidParameter
-from app.engine.gaussian import Gaussian, Member, Side, ranking_value
+from app.engine.gaussian import Gaussian, Member, Side, rank_order, ranking_value
 from app.engine.weng_lin import WengLinConfig, quality, rate, win_probability
 
 DEFAULT = WengLinConfig()
@@ -317,6 +317,9 @@ def test_agrees_with_openskill_on_random_games(model: str) -> None:
             for _ in range(k)
         ]
         ranks = [rng.randint(1, k) for _ in range(k)]  # ties included
+        # openskill keeps tied sides in input order, this module in content order.
+        order = rank_order(sides, ranks)
+        sides, ranks = [sides[i] for i in order], [ranks[i] for i in order]
         teams = [[reference.rating(m.rating.mu, m.rating.sigma) for m in s] for s in sides]
         weighted = any(m.weight != 1.0 for s in sides for m in s)
         weights = [[m.weight for m in s] for s in sides] if weighted else None
