@@ -359,9 +359,12 @@ def quality(config: TrueSkillConfig, sides: Sequence[Side]) -> float:
 
     The neighbour-difference matrices are tridiagonal, with S_k = sum w^2 (beta^2 + sigma^2)
     and B_k = beta^2 sum w^2 per side: M = beta^2 A^T A + A^T Sigma A has diagonal S_r + S_{r+1}
-    and off-diagonal -S_{r+1}, likewise beta^2 A^T A with B. Their LDL^T factorisations give the
-    log-determinants and the quadratic form; q is computed in logs so that many sides cannot
-    overflow a determinant.
+    and off-diagonal -S_{r+1}, likewise beta^2 A^T A with B. Their LDL^T factorisations,
+    d_r = S_{r+1} + e_r with e_0 = S_0 and e_r = 1 / (1 / S_r + 1 / e_{r-1}) (the usual
+    d_r = diag_r - off_r^2 / d_{r-1}, rearranged so that only positive terms are added: no
+    cancellation, whatever the weights), give the log-determinants, and forward substitution
+    z_r = x_r + S_r / d_{r-1} z_{r-1} the quadratic form sum z_r^2 / d_r; q is computed in logs
+    so that many sides cannot overflow a determinant.
     """
     check_game(sides, [0] * len(sides))
     beta2 = config.beta * config.beta
@@ -369,21 +372,18 @@ def quality(config: TrueSkillConfig, sides: Sequence[Side]) -> float:
     b_terms = [beta2 * sum(m.weight**2 for m in side) for side in sides]
     means = [sum(m.weight * m.rating.mu for m in side) for side in sides]
     log_det_m = log_det_b = quad = 0.0
-    d_m = d_b = z = 0.0
+    e_m, e_b = s_terms[0], b_terms[0]
+    d_m = z = 0.0
     for r in range(len(sides) - 1):
         x = means[r] - means[r + 1]
-        if r == 0:
-            d_m = s_terms[0] + s_terms[1]
-            d_b = b_terms[0] + b_terms[1]
-            z = x
+        if r > 0:
+            z = x + s_terms[r] / d_m * z
+            e_m = 1.0 / (1.0 / s_terms[r] + 1.0 / e_m)
+            e_b = 1.0 / (1.0 / b_terms[r] + 1.0 / e_b)
         else:
-            # LDL^T of a symmetric tridiagonal matrix: l_r = off_r / d_{r-1},
-            # d_r = diag_r - off_r^2 / d_{r-1}; forward substitution z_r = x_r - l_r z_{r-1}.
-            off_m, off_b = -s_terms[r], -b_terms[r]
-            l_m = off_m / d_m
-            d_m = s_terms[r] + s_terms[r + 1] - off_m * l_m
-            d_b = b_terms[r] + b_terms[r + 1] - off_b * off_b / d_b
-            z = x - l_m * z
+            z = x
+        d_m = s_terms[r + 1] + e_m
+        d_b = b_terms[r + 1] + e_b
         log_det_m += math.log(d_m)
         log_det_b += math.log(d_b)
         quad += z * z / d_m

@@ -551,3 +551,35 @@ def test_bad_games_are_refused_with_their_field() -> None:
 def test_the_schedule_has_a_bound() -> None:
     assert trueskill.EP_MAX_ITERATIONS == 100
     assert trueskill.EP_TOLERANCE == 1e-4
+
+
+def test_extreme_inputs_give_finite_results_or_a_refusal() -> None:
+    # No input may raise anything but NonFiniteResult (a 422): ratings up to 1e12 apart,
+    # deviations from 1e-3 to 1e3, weights down to 1e-9, ties.
+    rng = random.Random(5)
+    refused = 0
+    for _ in range(400):
+        k = rng.randint(2, 6)
+        scale = rng.choice((1.0, 1e2, 1e4, 1e6, 1e12))
+        sides = [
+            tuple(
+                Member(
+                    Gaussian(rng.uniform(-scale, scale), 10 ** rng.uniform(-3, 3)),
+                    rng.choice((1.0, 0.3, 1e-9)),
+                )
+                for _ in range(rng.randint(1, 3))
+            )
+            for _ in range(k)
+        ]
+        ranks = [rng.randint(1, k) for _ in range(k)]
+        assert 0.0 <= quality(DEFAULT, sides) <= 1.0
+        assert 0.0 <= win_probability(DEFAULT, sides[0], sides[1]) <= 1.0
+        try:
+            rated = rate(DEFAULT, sides, ranks)
+        except NonFiniteResult:
+            refused += 1
+            assert scale >= 1e6  # only for absurd gaps (some 1e7 c and more)
+            continue
+        for s in rated:
+            assert all(math.isfinite(g.mu) and math.isfinite(g.sigma) and g.sigma > 0 for g in s)
+    assert refused < 400
