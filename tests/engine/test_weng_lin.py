@@ -364,3 +364,28 @@ def test_bad_games_are_refused_with_their_field() -> None:
     assert info.value.loc == ("teams", 1, "players")
     with pytest.raises(InvalidEvent):
         rate(DEFAULT, [new(), side((25, 8), weights=(-0.5,))], [1, 2])
+
+
+@pytest.mark.parametrize("model", weng_lin.MODELS)
+def test_extreme_inputs_give_finite_results(model: str) -> None:
+    # Ratings up to 1e12 apart, deviations 1e-3 to 1e3, weights down to 1e-9, ties: always
+    # finite (openskill itself overflows in e^(mu / c) there).
+    config = WengLinConfig(model=model)
+    rng = random.Random(model)
+    for _ in range(200):
+        k = rng.randint(2, 6)
+        scale = rng.choice((1.0, 1e4, 1e12))
+        sides = [
+            tuple(
+                Member(
+                    Gaussian(rng.uniform(-scale, scale), 10 ** rng.uniform(-3, 3)),
+                    rng.choice((1.0, 0.3, 1e-9)),
+                )
+                for _ in range(rng.randint(1, 3))
+            )
+            for _ in range(k)
+        ]
+        ranks = [rng.randint(1, k) for _ in range(k)]
+        for s in rate(config, sides, ranks):
+            assert all(math.isfinite(g.mu) and math.isfinite(g.sigma) and g.sigma > 0 for g in s)
+        assert 0.0 <= quality(config, sides) <= 1.0
