@@ -41,7 +41,7 @@ from openskill.models import PlackettLuce
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.engine import trueskill, weng_lin
-from app.engine.gaussian import Gaussian, Member, Side
+from app.engine.gaussian import Gaussian, Member, Side, rank_order
 
 #: (label, sides, members per side)
 SCENARIOS = (("1v1", 2, 1), ("4v4", 2, 4), ("ffa4", 4, 1), ("4x2", 4, 2))
@@ -68,7 +68,10 @@ def make_games(rng: random.Random, count: int, sides: int, members: int) -> list
         if rng.randrange(DRAW_EVERY) == 0:
             tied = rng.randrange(1, sides)  # the side ranked `tied` + 1 draws with `tied`
             ranks = [tied if r == tied + 1 else r for r in ranks]
-        games.append((game, ranks))
+        # Listed in the engine's order of tied sides, which the packages keep (they take the
+        # listing's), so that both rate the same chain.
+        order = rank_order(game, ranks)
+        games.append(([game[i] for i in order], [ranks[i] for i in order]))
     return games
 
 

@@ -42,7 +42,9 @@ The implementation follows the schedule, stopping rule and weight floor of the r
 package ``trueskill`` (H. Lee, used by the tests as an independent check) but keeps every
 message as two floats; beyond 6 c into the losing tail the truncation functions use the
 continued fraction of Mills' ratio, where phi / Phi would lose precision and, past ~38 c,
-underflow (the reference package then falls back to v = -x or fails).
+underflow (the reference package then falls back to v = -x or fails). Tied sides are taken in
+a content order (:func:`app.engine.gaussian.rank_order`) rather than the listing's, since the
+chain - and so the result, from three sides on - depends on their order.
 """
 
 from __future__ import annotations

@@ -33,7 +33,9 @@ Ties are equal ranks (A_q, s = 1/2, v~ and w~). These are the models of the open
 and every choice that the paper leaves open is openskill.py 6.x's with its defaults, so that
 the results agree with it (the tests check 1e-9): the window of 4 and doubled c_iq of the
 partial models, the draw margin epsilon 0.1, the guards of v, w, v~, w~ in the far tails, and
-the weights below.
+the weights below. One choice differs: tied sides are taken in a content order
+(:func:`app.engine.gaussian.rank_order`), not the listing's, so that the partial models'
+windows do not depend on how the sides are listed.
 
 Weights (SYSTEMS.md: "weights as openskill's ``weights``"): when any member of the game has a
 weight other than 1, each side's weights are rescaled to ``weight_bounds`` (openskill's
