@@ -10,9 +10,13 @@ from datetime import date
 
 import httpx
 import pytest
+from sqlalchemy import text
 
 from app.core.database import Database
 from app.repositories.ladders import LadderRepository
+from app.schemas.events import GameIn
+from app.services import bulk
+from app.services.events import new_game_event
 from tests.helpers import game, make_ladder, post_game
 
 pytestmark = pytest.mark.anyio
@@ -76,3 +80,67 @@ async def test_a_game_for_another_ladder_goes_on_while_one_ladder_is_locked_excl
         assert not waiting.done()
     assert took < 1.0, took
     assert (await waiting).status_code == 201
+
+
+#: A history long enough that recomputing it takes seconds, not milliseconds.
+LONG_HISTORY = 10_000
+#: How long a test waits for a recomputation to take its ladder's exclusive lock.
+LOCK_WAIT_SECONDS = 20.0
+BATCH = 2_500
+
+
+async def test_other_ladders_are_written_while_one_recomputes_a_long_history(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    """While ladder A replays a long history — for a late game, a parameter change and an
+    import reaching back — a game for ladder B is answered within a second each time."""
+    if database.is_sqlite:
+        pytest.skip("SQLite serialises all writers: one ladder's recomputation holds them all")
+    await make_ladder(client, "a", "elo")
+    await make_ladder(client, "b", "elo")
+    for begin in range(0, LONG_HISTORY, BATCH):
+        games = [
+            game("a", f"g{i}", {f"p{i % 200}": 1, f"p{(i * 7 + 1) % 200}": 2}, minutes=i)
+            for i in range(begin, begin + BATCH)
+        ]
+        assert (await client.post("/games/batch", json={"games": games})).status_code == 200
+
+    def import_reaching_back() -> tuple[int, int]:
+        items = [
+            new_game_event(GameIn.model_validate(game("a", f"old{i}", {"p1": 1, "p2": 2}, i - 10)))
+            for i in range(3)
+        ]
+        return bulk.apply_in_chunks(database, items)
+
+    operations = {
+        "late game": lambda: client.post(
+            "/games", json=game("a", "late", {"p0": 1, "p3": 2}, minutes=-1)
+        ),
+        "parameter change": lambda: client.patch("/ladders/a", json={"params": {"k": 16}}),
+        "import": lambda: asyncio.to_thread(import_reaching_back),
+    }
+    for number, (name, operation) in enumerate(operations.items()):
+        running = asyncio.ensure_future(operation())
+        await _exclusive_lock_taken(database)
+        began = time.perf_counter()
+        other = await client.post("/games", json=game("b", f"b{number}", {"x": 1, "y": 2}, number))
+        took = time.perf_counter() - began
+        assert other.status_code == 201, (name, other.text)
+        assert not running.done(), f"{name}: finished before the other ladder's game was sent"
+        assert took < 1.0, (name, took)
+        await running
+
+
+async def _exclusive_lock_taken(database: Database) -> None:
+    """Wait until some transaction holds a ladder's exclusive (advisory) lock."""
+    deadline = time.perf_counter() + LOCK_WAIT_SECONDS
+    query = text(
+        "SELECT count(*) FROM pg_locks "
+        "WHERE locktype = 'advisory' AND mode = 'ExclusiveLock' AND granted"
+    )
+    while time.perf_counter() < deadline:
+        with database.engine.connect() as connection:
+            if connection.execute(query).scalar_one():
+                return
+        await asyncio.sleep(0.01)
+    raise AssertionError("no ladder's exclusive lock was taken")
