@@ -34,7 +34,6 @@ from app.services.conversion import (
     GAME,
     adjustment_body,
     adjustment_to_engine,
-    tournament_time,
 )
 from app.services.events import new_game_event, new_tournament_event
 from app.services.history import EVENT_PAGE, NewEvent
@@ -242,7 +241,7 @@ def _to_items(
     runtime = _runtime_of(db, ladder_id, parsed.header)
     errors = list(parsed.errors)
     items: list[tuple[int, NewEvent]] = []
-    times = _event_times(parsed)
+    adjustments: list[tuple[int, dict[str, Any]]] = []
     for number, kind, raw in parsed.bodies:
         named = raw.get(HEADER)
         if named is not None and named != ladder_id:
@@ -255,44 +254,71 @@ def _to_items(
             if kind == GAME:
                 items.append((number, new_game_event(GameIn.model_validate(body))))
             elif kind == ADJUSTMENT:
-                data = dict(raw[ADJUSTMENT_KEY])
-                player = str(data.pop("player", ""))
-                adjustment = AdjustmentIn.model_validate(data)
-                at = adjustment.at or times.get(number)
-                if at is None:
-                    errors.append(
-                        LineError(
-                            number,
-                            "adjustment.at: needed in a file without games or tournaments "
-                            "(elsewhere it defaults to the time of the result before it)",
-                        )
-                    )
-                    continue
-                key = key_for(runtime.info, player, adjustment.faction)
-                stored = adjustment_body(player, adjustment, at)
-                items.append(
-                    (
-                        number,
-                        NewEvent(
-                            ladder_id=ladder_id,
-                            kind=ADJUSTMENT,
-                            # Named by its content, so importing a file twice applies it once.
-                            external_id=IMPORTED_ADJUSTMENT_PREFIX + body_hash(stored)[:24],
-                            occurred_at=at,
-                            body=stored,
-                            event=adjustment_to_engine(key, adjustment, at),
-                        ),
-                    )
-                )
+                adjustments.append((number, raw))
             else:
                 items.append((number, new_tournament_event(TournamentIn.model_validate(body))))
         except ValidationError as exc:
             errors.append(LineError(number, _message(exc)))
+    times = _times_before(items, [number for number, _ in adjustments])
+    for number, raw in adjustments:
+        try:
+            adjustment = _adjustment(runtime, ladder_id, raw, times.get(number))
+        except ValidationError as exc:
+            errors.append(LineError(number, _message(exc)))
+            continue
+        if adjustment is None:
+            errors.append(
+                LineError(
+                    number,
+                    "adjustment.at: needed in a file without games or tournaments "
+                    "(elsewhere it defaults to the time of the result before it)",
+                )
+            )
+            continue
+        items.append((number, adjustment))
+    items.sort(key=lambda pair: pair[0])
     checked = batch.check(db, [((number,), item) for number, item in items], {ladder_id: runtime})
     checked.extend(_conflicts(db, ladder_id, items))
     bad_lines = {int(e.loc[0]) for e in checked}
     errors.extend(LineError(int(e.loc[0]), _field_message(e)) for e in checked)
     return [(n, i) for n, i in items if n not in bad_lines], sorted(errors, key=lambda e: e.line)
+
+
+def _adjustment(
+    runtime: Runtime, ladder_id: str, raw: dict[str, Any], default_at: datetime | None
+) -> NewEvent | None:
+    """An adjustment line as an event (None: it has no time, and the file gives none)."""
+    data = dict(raw[ADJUSTMENT_KEY])
+    player = str(data.pop("player", ""))
+    adjustment = AdjustmentIn.model_validate(data)
+    at = adjustment.at or default_at
+    if at is None:
+        return None
+    key = key_for(runtime.info, player, adjustment.faction)
+    stored = adjustment_body(player, adjustment, at)
+    return NewEvent(
+        ladder_id=ladder_id,
+        kind=ADJUSTMENT,
+        # Named by its content, so importing a file twice applies it once.
+        external_id=IMPORTED_ADJUSTMENT_PREFIX + body_hash(stored)[:24],
+        occurred_at=at,
+        body=stored,
+        event=adjustment_to_engine(key, adjustment, at),
+    )
+
+
+def _times_before(results: list[tuple[int, NewEvent]], lines: list[int]) -> dict[int, datetime]:
+    """The time each adjustment line takes when it gives none: that of the game or tournament
+    before it in the file, or for lines ahead of every result, that of the first one. From the
+    file rather than the clock, so importing it twice applies it once."""
+    times: dict[int, datetime] = {}
+    at = 0
+    for line in sorted(lines):
+        while at + 1 < len(results) and results[at + 1][0] < line:
+            at += 1
+        if results:
+            times[line] = results[at][1].occurred_at
+    return times
 
 
 def _runtime_of(db: Database, ladder_id: str, header: dict[str, Any] | None) -> Runtime:
@@ -310,33 +336,6 @@ def _runtime_of(db: Database, ladder_id: str, header: dict[str, Any] | None) -> 
             f"ladder {ladder_id!r} does not exist and the file has no header line to create it"
         )
     return configure(str(header.get("system", "")), header.get("params"))
-
-
-def _event_times(parsed: Parsed) -> dict[int, datetime]:
-    """The time each adjustment without ``at`` takes from the file: that of the game or
-    tournament before it, or for adjustments ahead of every result, that of the first one.
-    Taken from the file rather than the clock, so importing it twice applies it once."""
-    times: dict[int, datetime] = {}
-    pending: list[int] = []
-    last: datetime | None = None
-    for number, kind, raw in parsed.bodies:
-        if kind == ADJUSTMENT:
-            if last is None:
-                pending.append(number)
-            else:
-                times[number] = last
-            continue
-        try:
-            if kind == GAME:
-                last = GameIn.model_validate({**raw, "ladder": "-"}).played_at
-            else:
-                last = tournament_time(TournamentIn.model_validate({**raw, "ladder": "-"}).held_on)
-        except ValidationError:
-            continue  # reported with its own line
-        for waiting in pending:
-            times[waiting] = last
-        pending = []
-    return times
 
 
 def _conflicts(db: Database, ladder_id: str, items: list[tuple[int, NewEvent]]) -> list[FieldError]:
