@@ -10,22 +10,25 @@ test_history_writer.py`` runs it against both):
 - rating updates set the same columns on every row of one call.
 
 PostgreSQL writes with COPY and updates with one statement joined to a JSON document; SQLite
-with plain INSERT and UPDATE statements run for many rows (``executemany``).
+with plain INSERTs of many rows each and an UPDATE run for many rows (``executemany``).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
 import orjson
-from sqlalchemy import Table, bindparam, func, insert, select, text, update
+from sqlalchemy import Table, func, select, text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import TextClause
 
 from app.models import Change, Event, PlayerRating
+from app.models.base import UTCDateTime
 from app.repositories.base import driver_errors, is_postgres
 
 EVENT_COLUMNS = (
@@ -38,8 +41,12 @@ CHANGE_COLUMNS = (
     "deviation_after", "volatility_before", "volatility_after", "state_after", "details",
     "prev_change_id",
 )  # fmt: skip
-#: Columns holding JSON, which COPY takes as JSON text.
+#: Columns holding JSON, which COPY takes as JSON text; and those of rating rows.
 JSON_COLUMNS = frozenset({"body", "state_after", "details"})
+RATING_JSON_COLUMNS = frozenset({"state"})
+#: Rows per SQLite INSERT (fewer where the bound-variable limit says so).
+ROWS_PER_INSERT = 2_000
+SQLITE_VARIABLES = sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER
 #: Distinct column sets of rating updates whose statements are kept (there are a few).
 UPDATE_STATEMENTS_CACHED = 32
 #: Session key of the next id a SQLite transaction may hand out, per table: ids drawn and not
@@ -158,39 +165,98 @@ class SqliteWriter:
         return list(range(start, start + count))
 
     def write_events(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        if rows:
-            self.session.execute(insert(_EVENTS), list(rows))
+        self._insert(_EVENTS, EVENT_COLUMNS, rows)
 
     def write_changes(self, rows: Iterable[Mapping[str, Any]]) -> None:
-        listed = list(rows)
-        if listed:
-            self.session.execute(insert(_CHANGES), listed)
+        self._insert(_CHANGES, CHANGE_COLUMNS, rows)
+
+    def _insert(
+        self, table: Table, columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
+    ) -> None:
+        """INSERTs of many rows each, values stored as SQLAlchemy's column types store them
+        (:func:`_sqlite_value`) but converted here: the types' own per-row bind processing
+        (``json.dumps`` and all) cost more than the rating itself."""
+        connection = self.session.connection()
+        driver = connection.connection.driver_connection
+        assert isinstance(driver, sqlite3.Connection)
+        width = len(columns)
+        per_statement = max(1, min(ROWS_PER_INSERT, driver.getlimit(SQLITE_VARIABLES) // width))
+        head = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES "
+        one = f"({', '.join('?' * width)})"
+        convert = [_sqlite_converter(table.c[name]) for name in columns]
+        batch: list[Any] = []
+        count = 0
+        cursor = driver.cursor()
+        try:
+            for row in rows:
+                batch.extend(
+                    value if to is None else to(value)
+                    for to, value in zip(convert, (row[name] for name in columns), strict=True)
+                )
+                count += 1
+                if count == per_statement:
+                    self._execute(cursor, connection, head + ", ".join([one] * count), batch)
+                    batch, count = [], 0
+            if count:
+                self._execute(cursor, connection, head + ", ".join([one] * count), batch)
+        finally:
+            cursor.close()
+
+    @staticmethod
+    def _execute(cursor: Any, connection: Any, statement: str, values: list[Any]) -> None:
+        shape = statement.partition(" VALUES ")[0] + " VALUES …"
+        with driver_errors(connection, shape):
+            cursor.execute(statement, values)
 
     def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
         if not rows:
             return
         columns = _set_columns(rows)
+        convert = [_sqlite_converter(_RATINGS.c[name]) for name in columns]
         statement = (
-            update(_RATINGS)
-            .where(
-                _RATINGS.c.ladder_id == bindparam("key_ladder"),
-                _RATINGS.c.player == bindparam("key_player"),
-                _RATINGS.c.faction == bindparam("key_faction"),
-            )
-            .values({column: bindparam(column) for column in columns})
+            f"UPDATE {_RATINGS.name} SET {', '.join(f'{c} = ?' for c in columns)} "
+            "WHERE ladder_id = ? AND player = ? AND faction = ?"
         )
-        self.session.execute(
-            statement,
+        values = [
             [
-                {
-                    "key_ladder": ladder_id,
-                    "key_player": row["player"],
-                    "key_faction": row["faction"],
-                    **{column: row[column] for column in columns},
-                }
-                for row in rows
-            ],
-        )
+                *(
+                    value if to is None else to(value)
+                    for to, value in zip(convert, (row[c] for c in columns), strict=True)
+                ),
+                ladder_id,
+                row["player"],
+                row["faction"],
+            ]
+            for row in rows
+        ]
+        connection = self.session.connection()
+        driver = connection.connection.driver_connection
+        assert isinstance(driver, sqlite3.Connection)
+        with driver_errors(connection, statement):
+            driver.executemany(statement, values)
+
+
+def _sqlite_converter(column: Any) -> Callable[[Any], Any] | None:
+    """How a value of ``column`` is stored on SQLite, as SQLAlchemy's type would store it:
+    JSON as its text, times in UTC as naive text (``UTCDateTime``); None: as it is."""
+    if isinstance(column.type, UTCDateTime):
+        return _sqlite_time
+    if column.name in JSON_COLUMNS or column.name in RATING_JSON_COLUMNS:
+        return _json_text
+    return None
+
+
+def _sqlite_time(value: datetime | None) -> str | None:
+    """SQLAlchemy's SQLite DATETIME text of a UTC time (``UTCDateTime`` stores UTC, naive)."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("naive datetime given to a UTC column")
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+
+def _json_text(value: Any) -> str | None:
+    return None if value is None else orjson.dumps(value).decode()
 
 
 def _set_columns(rows: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
