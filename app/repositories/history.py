@@ -183,16 +183,20 @@ class SqliteWriter:
         per_statement = max(1, min(ROWS_PER_INSERT, driver.getlimit(SQLITE_VARIABLES) // width))
         head = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES "
         one = f"({', '.join('?' * width)})"
-        convert = [_sqlite_converter(table.c[name]) for name in columns]
+        converted = [
+            (index, to)
+            for index, name in enumerate(columns)
+            if (to := _sqlite_converter(table.c[name])) is not None
+        ]
         batch: list[Any] = []
         count = 0
         cursor = driver.cursor()
         try:
             for row in rows:
-                batch.extend(
-                    value if to is None else to(value)
-                    for to, value in zip(convert, (row[name] for name in columns), strict=True)
-                )
+                values = [row[name] for name in columns]
+                for index, to in converted:
+                    values[index] = to(values[index])
+                batch.extend(values)
                 count += 1
                 if count == per_statement:
                     self._execute(cursor, connection, head + ", ".join([one] * count), batch)
@@ -246,6 +250,7 @@ def _sqlite_converter(column: Any) -> Callable[[Any], Any] | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)  # an event's changes share its time, a batch its stamp
 def _sqlite_time(value: datetime | None) -> str | None:
     """SQLAlchemy's SQLite DATETIME text of a UTC time (``UTCDateTime`` stores UTC, naive)."""
     if value is None:
