@@ -11,7 +11,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
-from app.models import PlayerProfile
+from app.models import PlayerProfile, PlayerRating
 from app.repositories.base import insert_ignoring_conflicts, is_postgres
 from app.repositories.events import IDS_PER_ARRAY, IDS_PER_QUERY
 
@@ -61,6 +61,17 @@ class ProfileRepository:
     ) -> None:
         for player, name, country in profiles:
             self.put(player, name, country, at)
+
+    def of_ladder(self, ladder_id: str) -> list[PlayerProfile]:
+        """The profiles of the ladder's rated players, by player."""
+        rated = select(PlayerRating.player).where(PlayerRating.ladder_id == ladder_id)
+        return list(
+            self.session.scalars(
+                select(PlayerProfile)
+                .where(PlayerProfile.player.in_(rated))
+                .order_by(PlayerProfile.player)
+            )
+        )
 
     def players_of(self, country: str) -> set[str]:
         return set(self.session.scalars(players_of_country(country)))
