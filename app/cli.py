@@ -216,7 +216,8 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
         count = bulk.apply_profiles(database, profiles)
         console.print(
             f"imported {created} new event(s), {existing} already present, "
-            f"{len(errors)} skipped, into ladder {ladder_id}; {count} profile(s)"
+            f"{len(errors)} skipped, into ladder {ladder_id}"
+            + (f"; {count} profile(s)" if count else "")
         )
         return 0
     finally:
