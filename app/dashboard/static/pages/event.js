@@ -25,7 +25,7 @@ function changesTable(ladder, event) {
   const glicko = changes.some((c) => isNumber(c.deviation_after));
   const rows = changes.map((c) => h("tr", { "data-player": c.player, "data-faction": c.faction ?? "" },
     h("td", { class: "num", "data-field": "rank", "data-value": c.rank ?? "" }, c.rank ?? "—"),
-    h("th", { scope: "row" }, playerLink(ladder.id, c.player, c.faction)),
+    h("th", { scope: "row" }, playerLink(ladder.id, c.player, c.faction, c.name)),
     factions ? h("td", {}, c.faction ?? "—") : null,
     numCell(c.rating_before, { field: "rating_before" }),
     numCell(c.rating_after, { field: "rating_after" }),
