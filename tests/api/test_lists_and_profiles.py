@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import text
 
 from app.core.database import Database
+from tests.api.test_diplomacy_systems import SEVENTEEN_SIXTEEN_ONE, kinzett_game
 from tests.helpers import at, game, make_ladder, post_game
 
 pytestmark = pytest.mark.anyio
@@ -351,3 +352,14 @@ async def test_tournaments_list(client: httpx.AsyncClient) -> None:
     assert (first["rating_after"], first["country"]) == (pytest.approx(AFTER_2012["carl"]), "GB")
     held = await _ok(await client.get("/ladders/wdd/tournaments?from=2013-01-01T00:00:00Z"))
     assert _ids(held) == ["t2013"]
+
+
+async def test_kinzett_standings_carry_names(client: httpx.AsyncClient) -> None:
+    await make_ladder(client, "manorcon", "kinzett")
+    body = kinzett_game("r1", SEVENTEEN_SIXTEEN_ONE, tournament="mc86")
+    await _ok(await client.post("/games", json=body), 201)
+    await _ok(await client.put("/players/fra", json={"name": "François", "country": "FR"}))
+    standings = await _ok(await client.get("/ladders/manorcon/tournaments/mc86/standings"))
+    shown = {p["player"]: (p["name"], p["country"]) for p in standings["players"]}
+    assert shown["fra"] == ("François", "FR")
+    assert shown["ger"] == (None, None)

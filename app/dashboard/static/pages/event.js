@@ -77,7 +77,7 @@ async function gameTournament(ladder, system, id, setCrumbs) {
   ];
   const players = standings.players.map((p) => h("tr", { "data-player": p.player },
     h("td", { class: "num", "data-field": "position", "data-value": p.position }, p.position),
-    h("th", { scope: "row" }, playerLink(ladder.id, p.player)),
+    h("th", { scope: "row" }, playerLink(ladder.id, p.player, null, p.name)),
     withTeams ? h("td", { "data-field": "team" }, p.team ?? "—") : null,
     h("td", { class: "num", "data-field": "games", "data-value": p.games }, p.games),
     points(p)));
