@@ -13,8 +13,10 @@ from app.schemas.common import IDENTIFIER_PATTERN, MAX_OFFSET, MAX_PAGE_SIZE, in
 
 LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 PlayerId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
-Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)]
-Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
+Limit = Annotated[
+    int, Query(ge=1, le=MAX_PAGE_SIZE, description=f"Entries per page (at most {MAX_PAGE_SIZE}).")
+]
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="Entries to skip.")]
 #: A query time: RFC 3339 text only (not pydantic's numbers of seconds).
 QueryTime = Annotated[
     datetime | None, BeforeValidator(lambda value: None if value is None else rfc3339_text(value))

@@ -15,7 +15,9 @@ import pytest
 from sqlalchemy import text
 
 from app.core.database import Database
+from app.main import create_app
 from tests.api.test_diplomacy_systems import SEVENTEEN_SIXTEEN_ONE, kinzett_game
+from tests.conftest import make_settings
 from tests.helpers import at, game, make_ladder, post_game
 
 pytestmark = pytest.mark.anyio
@@ -363,3 +365,21 @@ async def test_kinzett_standings_carry_names(client: httpx.AsyncClient) -> None:
     shown = {p["player"]: (p["name"], p["country"]) for p in standings["players"]}
     assert shown["fra"] == ("François", "FR")
     assert shown["ger"] == (None, None)
+
+
+def test_the_new_routes_are_described_in_openapi() -> None:
+    paths = create_app(make_settings()).openapi()["paths"]
+    operations = {
+        ("/ladders/{ladder}/games", "get"): {"player", "from", "to", "voided", "limit", "offset"},
+        ("/ladders/{ladder}/tournaments", "get"): {"player", "from", "to", "voided"},
+        ("/ladders/{ladder}/players", "get"): {"search", "limit", "offset"},
+        ("/ladders/{ladder}/leaderboard", "get"): {"country", "around"},
+        ("/players/{player}", "put"): set(),
+        ("/players/{player}", "get"): set(),
+    }
+    for (path, method), described in operations.items():
+        operation = paths[path][method]
+        assert operation["description"], (path, method)
+        parameters = {p["name"]: p for p in operation.get("parameters", [])}
+        for name in described:
+            assert parameters[name].get("description"), (path, method, name)
