@@ -464,9 +464,7 @@ def get_profile(db: Database, player: str, sees: Callable[[str], bool]) -> Playe
         for row in repo.of_player_everywhere(player):
             if not sees(row.ladder_id):
                 continue
-            ladder = ladders.get(row.ladder_id)
-            if ladder is None:
-                continue  # deleted meanwhile
+            ladder = require_ladder(ladders.get(row.ladder_id), row.ladder_id)
             rank_by = runtime_for(ladder).info.rank_by
             shown = rating_out(row, repo.position(row.ladder_id, row, rank_by))
             ratings.append(LadderRatingOut(ladder=row.ladder_id, **shown.model_dump()))
