@@ -187,6 +187,8 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
         except DomainError as exc:
             console.print(f"[red]error:[/red] {exc.detail}")
             return 2
+        profiles, profile_errors = bulk.to_profiles(parsed)
+        errors = sorted([*errors, *profile_errors], key=lambda e: e.line)
         for error in errors:
             console.print(f"[red]line {error.line}:[/red] {error.message}")
         if errors and not skip_invalid:
@@ -195,9 +197,13 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
                 "(fix them, or pass --skip-invalid to import the rest)"
             )
             return 1
-        if not items:
+        if not items and not profiles:
             console.print(f"nothing to import into ladder {ladder_id}; nothing was changed")
             return 1 if errors else 0
+        if not items:
+            count = bulk.apply_profiles(database, profiles)
+            console.print(f"imported {count} profile(s); no game or tournament")
+            return 0
         bulk.ensure_ladder(database, ladder_id, parsed.header)
         with Progress(
             TextColumn("importing"),
@@ -226,9 +232,11 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
                     "were committed; importing the file again skips them)"
                 )
                 return 1
+        count = bulk.apply_profiles(database, profiles)
         console.print(
             f"imported {created} new event(s), {existing} already present, "
             f"{len(errors)} skipped, into ladder {ladder_id}"
+            + (f"; {count} profile(s)" if count else "")
         )
         return 0
     finally:

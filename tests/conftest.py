@@ -29,6 +29,7 @@ TABLES = (
     "player_ratings",
     "events",
     "tournament_teams",
+    "player_profiles",
     "rate_windows",
     "api_keys",
     "ladders",

@@ -27,6 +27,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 from app.models.base import Base, JsonType, UTCDateTime
 
 ID_LENGTH = 100
+#: A player's display name (API.md: 1-200 characters), and an ISO 3166-1 alpha-2 code.
+NAME_LENGTH = 200
+COUNTRY_LENGTH = 2
 #: Faction column value for ladders that are not per-faction (NULL would break uniqueness).
 NO_FACTION = ""
 
@@ -199,3 +202,19 @@ class RateWindow(Base):
     )
     window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     count: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerProfile(Base):
+    """A player's display name and country, shared by every ladder.
+
+    Not history: no rating depends on it, so changing it recomputes nothing.
+    """
+
+    __tablename__ = "player_profiles"
+    __table_args__ = (Index("ix_player_profiles_country", "country"),)
+
+    player: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    #: ISO 3166-1 alpha-2.
+    country: Mapped[str | None] = mapped_column(String(COUNTRY_LENGTH))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -11,7 +11,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
 
-from app.models import Event
+from app.models import Change, Event
 from app.repositories.base import is_postgres
 
 #: Ids per IN list on SQLite (its bound-parameter limit), and per array parameter on
@@ -157,6 +157,62 @@ class EventRepository:
         if as_of is not None:
             condition = and_(condition, Event.occurred_at <= as_of)
         return list(self.session.scalars(select(Event).where(condition)))
+
+    def page(
+        self,
+        ladder_id: str,
+        kind: str,
+        *,
+        player: str | None,
+        start: datetime | None,
+        end: datetime | None,
+        voided: bool | None,
+        limit: int,
+        offset: int,
+    ) -> tuple[int, list[Event]]:
+        """A ladder's events of ``kind``, newest first, between ``start`` and ``end``
+        (inclusive), live or voided (``voided``; None: both), and the count of all that match.
+
+        ``player``: only the events that changed that player's rating, which the changes
+        table knows for live events only (a voided event's changes are kept in the event:
+        ``voided_changes``, for the caller to look at)."""
+        conditions = [Event.ladder_id == ladder_id, Event.kind == kind]
+        if start is not None:
+            conditions.append(Event.occurred_at >= start)
+        if end is not None:
+            conditions.append(Event.occurred_at <= end)
+        if voided is not None:
+            conditions.append(Event.voided_at.is_not(None) if voided else Event.voided_at.is_(None))
+        if player is not None:
+            # Walks the changes' (ladder, player, ...) index, not every change of the ladder.
+            played = select(Change.event_seq).where(
+                Change.ladder_id == ladder_id, Change.player == player
+            )
+            conditions.append(Event.seq.in_(played))
+        where = and_(*conditions)
+        total = self.session.scalar(select(func.count(Event.seq)).where(where)) or 0
+        rows = self.session.scalars(
+            select(Event)
+            .where(where)
+            .order_by(Event.occurred_at.desc(), Event.seq.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        return int(total), list(rows)
+
+    def changes_of_events(self, seqs: Sequence[int]) -> dict[int, list[Change]]:
+        """The changes of each event in ``seqs``, in the event's order (``position``)."""
+        found: dict[int, list[Change]] = {seq: [] for seq in seqs}
+        for begin in range(0, len(seqs), IDS_PER_QUERY):
+            part = list(seqs[begin : begin + IDS_PER_QUERY])
+            rows = self.session.scalars(
+                select(Change)
+                .where(Change.event_seq.in_(part))
+                .order_by(Change.event_seq, Change.position)
+            )
+            for change in rows:
+                found[change.event_seq].append(change)
+        return found
 
 
 def _live_page(

@@ -11,6 +11,7 @@ from typing import Any, Literal, cast
 from sqlalchemy import Float, Table, and_, delete, func, select, text, tuple_
 from sqlalchemy.engine import Row
 from sqlalchemy.orm import Session
+from sqlalchemy.sql import Select, Subquery
 from sqlalchemy.sql.expression import ColumnElement, TextualSelect
 
 from app.models import PlayerRating
@@ -19,6 +20,9 @@ from app.repositories.base import insert_ignoring_conflicts, is_postgres
 RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
 #: (player, faction) pairs per IN list on SQLite, within its bound-parameter limit.
 PAIRS_PER_QUERY = 500
+
+#: Escapes LIKE's wildcards in searched text, so "%" and "_" match themselves.
+LIKE_ESCAPE = "\\"
 
 SortField = Literal["rating", "name", "games"]
 SortOrder = Literal["asc", "desc"]
@@ -120,47 +124,96 @@ class RatingRepository:
         min_games: int,
         limit: int,
         offset: int,
+        players: Select[Any] | None = None,
     ) -> tuple[int, list[tuple[int, PlayerRating]]]:
-        conditions: list[ColumnElement[bool]] = [PlayerRating.ladder_id == ladder_id]
-        if active_since is not None:
-            conditions.append(PlayerRating.last_played_at >= active_since)
-        if faction is not None:
-            conditions.append(PlayerRating.faction == faction)
-        if min_games > 0:
-            conditions.append(PlayerRating.games >= min_games)
-        where = and_(*conditions)
+        """A page of the board; ``players``: only theirs (a national ranking), positions
+        within them."""
+        where = _board_where(ladder_id, active_since, faction, min_games, players)
         total = self.session.scalar(select(func.count()).select_from(PlayerRating).where(where))
-        value, tiebreak = _rank_columns(rank_by)
-        ranked = (
-            select(
-                PlayerRating.player,
-                PlayerRating.faction,
-                func.rank().over(order_by=(value.desc(), tiebreak.desc())).label("position"),
-            )
-            .where(where)
-            .subquery()
-        )
-        sort_columns: dict[str, list[Any]] = {
-            "rating": [ranked.c.position.asc() if order == "desc" else ranked.c.position.desc()],
-            "name": [PlayerRating.player.asc() if order == "asc" else PlayerRating.player.desc()],
-            "games": [PlayerRating.games.desc() if order == "desc" else PlayerRating.games.asc()],
-        }
+        ranked = _ranked(where, rank_by)
         statement = (
             select(ranked.c.position, PlayerRating)
-            .join(
-                PlayerRating,
-                and_(
-                    PlayerRating.ladder_id == ladder_id,
-                    PlayerRating.player == ranked.c.player,
-                    PlayerRating.faction == ranked.c.faction,
-                ),
-            )
-            .order_by(*sort_columns[sort], PlayerRating.player, PlayerRating.faction)
+            .join(PlayerRating, _same_rating(ladder_id, ranked))
+            .order_by(*_board_order(ranked, sort, order))
             .limit(limit)
             .offset(offset)
         )
         rows = self.session.execute(statement)
         return total or 0, [(row[0], row[1]) for row in rows]
+
+    def index_in_board(
+        self,
+        ladder_id: str,
+        player: str,
+        *,
+        rank_by: str,
+        sort: SortField,
+        order: SortOrder,
+        active_since: datetime | None,
+        faction: str | None,
+        min_games: int,
+        players: Select[Any] | None = None,
+    ) -> int | None:
+        """Where the player's first entry stands in ``leaderboard``'s order (0 = first), or
+        None when the board (so filtered) has no entry of the player."""
+        where = _board_where(ladder_id, active_since, faction, min_games, players)
+        ranked = _ranked(where, rank_by)
+        numbered = (
+            select(
+                PlayerRating.player,
+                func.row_number().over(order_by=_board_order(ranked, sort, order)).label("n"),
+            )
+            .select_from(ranked)
+            .join(PlayerRating, _same_rating(ladder_id, ranked))
+            .subquery()
+        )
+        first = self.session.scalar(
+            select(func.min(numbered.c.n)).where(numbered.c.player == player)
+        )
+        return None if first is None else int(first) - 1
+
+    def players_page(
+        self, ladder_id: str, search: str | None, limit: int, offset: int
+    ) -> tuple[int, list[str]]:
+        """The ladder's rated players by id, those whose id holds ``search`` (any case)."""
+        condition = PlayerRating.ladder_id == ladder_id
+        if search:
+            pattern = f"%{_escape_like(search.lower())}%"
+            condition = and_(
+                condition, func.lower(PlayerRating.player).like(pattern, escape=LIKE_ESCAPE)
+            )
+        distinct = select(PlayerRating.player).where(condition).distinct().subquery()
+        total = self.session.scalar(select(func.count()).select_from(distinct)) or 0
+        rows = self.session.scalars(
+            select(distinct.c.player).order_by(distinct.c.player).limit(limit).offset(offset)
+        )
+        return int(total), list(rows)
+
+    def with_positions(
+        self, ladder_id: str, players: Sequence[str], rank_by: str
+    ) -> list[tuple[int, PlayerRating]]:
+        """Every rating of ``players`` with its position in the whole ladder (as
+        ``position``), by player and faction."""
+        if not players:
+            return []
+        ranked = _ranked(PlayerRating.ladder_id == ladder_id, rank_by)
+        statement = (
+            select(ranked.c.position, PlayerRating)
+            .join(PlayerRating, _same_rating(ladder_id, ranked))
+            .where(ranked.c.player.in_(list(players)))
+            .order_by(PlayerRating.player, PlayerRating.faction)
+        )
+        return [(row[0], row[1]) for row in self.session.execute(statement)]
+
+    def of_player_everywhere(self, player: str) -> list[PlayerRating]:
+        """The player's ratings in every ladder, by ladder and faction."""
+        return list(
+            self.session.scalars(
+                select(PlayerRating)
+                .where(PlayerRating.player == player)
+                .order_by(PlayerRating.ladder_id, PlayerRating.faction)
+            )
+        )
 
 
 @functools.cache
@@ -184,3 +237,60 @@ def _rank_columns(rank_by: str) -> tuple[ColumnElement[float], ColumnElement[flo
     )
     tiebreak = func.coalesce(PlayerRating.tiebreak, 0.0, type_=Float)
     return value, tiebreak
+
+
+def _board_where(
+    ladder_id: str,
+    active_since: datetime | None,
+    faction: str | None,
+    min_games: int,
+    players: Select[Any] | None,
+) -> ColumnElement[bool]:
+    conditions: list[ColumnElement[bool]] = [PlayerRating.ladder_id == ladder_id]
+    if active_since is not None:
+        conditions.append(PlayerRating.last_played_at >= active_since)
+    if faction is not None:
+        conditions.append(PlayerRating.faction == faction)
+    if min_games > 0:
+        conditions.append(PlayerRating.games >= min_games)
+    if players is not None:
+        conditions.append(PlayerRating.player.in_(players))
+    return and_(*conditions)
+
+
+def _ranked(where: ColumnElement[bool], rank_by: str) -> Subquery:
+    """The ratings ``where`` holds with their competition positions among them."""
+    value, tiebreak = _rank_columns(rank_by)
+    return (
+        select(
+            PlayerRating.player,
+            PlayerRating.faction,
+            func.rank().over(order_by=(value.desc(), tiebreak.desc())).label("position"),
+        )
+        .where(where)
+        .subquery()
+    )
+
+
+def _same_rating(ladder_id: str, ranked: Subquery) -> ColumnElement[bool]:
+    return and_(
+        PlayerRating.ladder_id == ladder_id,
+        PlayerRating.player == ranked.c.player,
+        PlayerRating.faction == ranked.c.faction,
+    )
+
+
+def _board_order(ranked: Subquery, sort: SortField, order: SortOrder) -> list[Any]:
+    """A board's order: the sort, then player and faction (so pages never overlap)."""
+    sort_columns: dict[str, Any] = {
+        "rating": ranked.c.position.asc() if order == "desc" else ranked.c.position.desc(),
+        "name": PlayerRating.player.asc() if order == "asc" else PlayerRating.player.desc(),
+        "games": PlayerRating.games.desc() if order == "desc" else PlayerRating.games.asc(),
+    }
+    return [sort_columns[sort], PlayerRating.player, PlayerRating.faction]
+
+
+def _escape_like(text: str) -> str:
+    for special in (LIKE_ESCAPE, "%", "_"):
+        text = text.replace(special, LIKE_ESCAPE + special)
+    return text

@@ -74,6 +74,9 @@ class GameIn(GameBody):
 
 class ChangeOut(ResponseModel):
     player: str
+    #: The player's profile (GET of an event and the lists fill them in; null without one).
+    name: str | None = None
+    country: str | None = None
     faction: str | None
     rank: int | None
     rating_before: float

@@ -27,6 +27,8 @@ class RatingOut(ResponseModel):
 class PlayerOut(ResponseModel):
     player: str
     ladder: str
+    name: str | None = None
+    country: str | None = None
     ratings: list[RatingOut]
 
 
@@ -51,6 +53,8 @@ class HistoryEntry(ResponseModel):
 class HistoryOut(ResponseModel):
     player: str
     ladder: str
+    name: str | None = None
+    country: str | None = None
     total: int
     entries: list[HistoryEntry]
 
@@ -58,6 +62,8 @@ class HistoryOut(ResponseModel):
 class LeaderboardEntry(ResponseModel):
     position: int
     player: str
+    name: str | None = None
+    country: str | None = None
     faction: str | None
     rating: float
     deviation: float | None
@@ -74,6 +80,11 @@ class LeaderboardEntry(ResponseModel):
 class LeaderboardOut(ResponseModel):
     ladder: str
     total: int
+    country: str | None = Field(
+        default=None,
+        description="The national ranking's country (the query's `country`): positions and "
+        "`total` count only the players whose profile names it.",
+    )
     active_within_days: int = Field(
         description="The activity filter applied, in days: the query's value, or the system's "
         "default when the query gives none (Fundox: 30); 0 = none, everyone is counted."

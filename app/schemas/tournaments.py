@@ -39,6 +39,9 @@ class TeamsOut(ResponseModel):
 class PlayerStanding(ResponseModel):
     position: int
     player: str
+    #: The player's profile, where it has one.
+    name: str | None = None
+    country: str | None = None
     team: str | None
     games: int
     primary: float

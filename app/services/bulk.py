@@ -3,8 +3,11 @@
 A JSON Lines file holds one object per line: an optional header ``{"ladder": {"id", "system",
 "params", "title"}}``, then games (POST /games bodies), tournaments (POST /tournaments bodies)
 and adjustments (``{"adjustment": {"player", "rating", "at", ...}}``, the PUT body plus the
-player). ``export`` writes exactly that, so export then import into a new ladder reproduces
-its ratings. CSV holds games only, one row per player (see ``CSV_COLUMNS``).
+player), and player profiles (``{"profile": {"player", "name"?, "country"?}}``, the PUT
+/players body plus the player: the whole profile). ``export`` writes exactly that, so export
+then import into a new ladder reproduces its ratings and its players' profiles. CSV holds
+games only, one row per player (see ``CSV_COLUMNS``), with the player's profile in the
+columns ``name`` and ``country``.
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ from app.engine.protocols import key_for
 from app.models import Ladder
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
+from app.repositories.profiles import ProfileRepository
+from app.schemas.common import Identifier
 from app.schemas.events import AdjustmentIn, GameIn, TournamentIn
 from app.schemas.ladders import LadderIn
+from app.schemas.profiles import ProfileIn
 from app.services import batch
 from app.services.conversion import (
     ADJUSTMENT,
@@ -36,14 +42,14 @@ from app.services.conversion import (
     adjustment_to_engine,
 )
 from app.services.events import new_game_event, new_tournament_event
-from app.services.history import EVENT_PAGE, NewEvent
+from app.services.history import EVENT_PAGE, NewEvent, now
 from app.services.ladders import create_ladder
 from app.services.runtime import Runtime, body_hash, configure, require_ladder, runtime_for
 
 #: CSV columns; rows sharing an ``id`` (consecutive) are one game. Empty cells are absent.
 CSV_COLUMNS = (
     "id", "played_at", "player", "rank", "faction", "centres", "eliminated_in",
-    "rated", "tournament", "end_year", "event_coaches", "event_major",
+    "rated", "tournament", "end_year", "event_coaches", "event_major", "name", "country",
 )  # fmt: skip
 #: Events per import transaction: large enough to amortise (each chunk rewrites the rating
 #: row of every player it touches: with 5,000 a 10,000-player ladder rewrote 6,000 rows per
@@ -53,6 +59,15 @@ HEADER = "ladder"
 #: Imported adjustments get an id from their content (API-made ones have none).
 IMPORTED_ADJUSTMENT_PREFIX = "import-"
 ADJUSTMENT_KEY = "adjustment"
+PROFILE_KEY = "profile"
+#: A player's profile in a CSV row (every row of the player that has them must agree).
+CSV_PROFILE_COLUMNS = ("name", "country")
+
+
+class _ProfileLine(ProfileIn):
+    """A profile in a file: the PUT /players body plus the player."""
+
+    player: Identifier
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +82,15 @@ class Parsed:
     #: (line number, raw body) of each event, in file order.
     bodies: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
     errors: list[LineError] = field(default_factory=list)
+    #: (line number, raw profile with its player) of each profile, in file order.
+    profiles: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileItem:
+    player: str
+    name: str | None
+    country: str | None
 
 
 def _kind_of(body: dict[str, Any]) -> str | None:
@@ -95,6 +119,14 @@ def read_jsonl(stream: TextIO) -> Parsed:
             continue
         if HEADER in body and isinstance(body[HEADER], dict):
             parsed.header = body[HEADER]
+            continue
+        if PROFILE_KEY in body:
+            profile = body[PROFILE_KEY]
+            if len(body) != 1 or not isinstance(profile, dict):
+                shape = '{"profile": {"player", "name", "country"}}'
+                parsed.errors.append(LineError(number, f"a profile line is {shape}"))
+            else:
+                parsed.profiles.append((number, profile))
             continue
         kind = _kind_of(body)
         if kind is None:
@@ -192,6 +224,7 @@ def read_csv(stream: TextIO) -> Parsed:
     width = len(reader.fieldnames or ())
     current: _CsvGame | None = None
     refused: object = None  # the id of the game being left out
+    profiles = _CsvProfiles()
     for row in reader:
         cells = _csv_cells(row, width)
         game_id = row.get("id") or None
@@ -201,6 +234,8 @@ def read_csv(stream: TextIO) -> Parsed:
         problem = cells if isinstance(cells, str) else None
         if problem is None and current is not None and continuing:
             problem = current.disagreement(cast(dict[str, Any], cells))
+        if problem is None:
+            problem = profiles.disagreement(cast(dict[str, Any], cells))
         if problem is not None:
             parsed.errors.append(LineError(reader.line_num, problem))
             if continuing:
@@ -209,11 +244,47 @@ def read_csv(stream: TextIO) -> Parsed:
             continue
         values = cast(dict[str, Any], cells)
         refused = None
+        profiles.add(reader.line_num, values)
         if current is None or not continuing:
             current = _CsvGame.starting(reader.line_num, values)
             parsed.bodies.append((reader.line_num, GAME, current.body))
         current.body["players"].append({k: values[k] for k in CSV_PLAYER_COLUMNS if k in values})
+    parsed.profiles = profiles.lines()
     return parsed
+
+
+@dataclass(slots=True)
+class _CsvProfiles:
+    """The players' profiles met in CSV rows: per player, the first line that gave one and
+    the values its rows gave (a blank cell says nothing)."""
+
+    found: dict[str, tuple[int, dict[str, str]]] = field(default_factory=dict)
+
+    @staticmethod
+    def _cells(values: dict[str, Any]) -> dict[str, str]:
+        return {c: values[c] for c in CSV_PROFILE_COLUMNS if c in values}
+
+    def disagreement(self, values: dict[str, Any]) -> str | None:
+        """How a row's profile cells contradict an earlier row of the same player."""
+        player = values.get("player")
+        if not isinstance(player, str) or player not in self.found:
+            return None
+        line, known = self.found[player]
+        for column, value in self._cells(values).items():
+            if column in known and known[column] != value:
+                return (
+                    f"{column}: {value!r} differs from {known[column]!r} on line {line}, "
+                    f"an earlier row of player {player!r}"
+                )
+        return None
+
+    def add(self, line: int, values: dict[str, Any]) -> None:
+        player, cells = values.get("player"), self._cells(values)
+        if isinstance(player, str) and cells:
+            self.found.setdefault(player, (line, {}))[1].update(cells)
+
+    def lines(self) -> list[tuple[int, dict[str, Any]]]:
+        return [(line, {"player": p, **cells}) for p, (line, cells) in self.found.items()]
 
 
 def read(stream: TextIO, fmt: str) -> Parsed:
@@ -319,6 +390,45 @@ def _times_before(results: list[tuple[int, NewEvent]], lines: list[int]) -> dict
         if results:
             times[line] = results[at][1].occurred_at
     return times
+
+
+def to_profiles(parsed: Parsed) -> tuple[list[ProfileItem], list[LineError]]:
+    """Validate the file's profiles (the PUT /players body plus the player); a player's
+    profiles must agree where a file gives several."""
+    items: dict[str, tuple[int, ProfileItem]] = {}
+    errors: list[LineError] = []
+    for number, raw in parsed.profiles:
+        try:
+            line = _ProfileLine.model_validate(raw)
+        except ValidationError as exc:
+            errors.append(LineError(number, _message(exc)))
+            continue
+        item = ProfileItem(line.player, line.name, line.country)
+        earlier = items.get(item.player)
+        if earlier is not None and earlier[1] != item:
+            errors.append(
+                LineError(
+                    number,
+                    f"profile: differs from line {earlier[0]}, player {item.player!r}'s "
+                    "profile there",
+                )
+            )
+            continue
+        items.setdefault(item.player, (number, item))
+    return [item for _, item in items.values()], errors
+
+
+def apply_profiles(db: Database, profiles: list[ProfileItem]) -> int:
+    """Replace each player's profile (nothing is recomputed: no rating depends on one)."""
+
+    def work(session: Session) -> int:
+        repo = ProfileRepository(session)
+        at = now()
+        for item in profiles:
+            repo.put(item.player, item.name, item.country, at)
+        return len(profiles)
+
+    return db.run(work) if profiles else 0
 
 
 def _runtime_of(db: Database, ladder_id: str, header: dict[str, Any] | None) -> Runtime:
@@ -429,7 +539,8 @@ def _apply_in_chunks(
 
 
 def write_export(db: Database, ladder_id: str, out: TextIO) -> int:
-    """Write the ladder as JSON Lines: a header, then every live event in history order.
+    """Write the ladder as JSON Lines: a header, its players' profiles, then every live
+    event in history order.
 
     Returns the number of events written.
     """
@@ -440,6 +551,10 @@ def write_export(db: Database, ladder_id: str, out: TextIO) -> int:
         if ladder.title:
             header["title"] = ladder.title
         out.write(json.dumps({HEADER: header}, sort_keys=True) + "\n")
+        for profile in ProfileRepository(session).of_ladder(ladder_id):
+            line = {"player": profile.player, "name": profile.name, "country": profile.country}
+            shown = {k: v for k, v in line.items() if v is not None}
+            out.write(json.dumps({PROFILE_KEY: shown}, sort_keys=True) + "\n")
         count = 0
         for page in EventRepository(session).live_rows(ladder_id, None, EVENT_PAGE):
             for event in page:

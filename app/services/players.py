@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -15,6 +17,7 @@ from app.models import NO_FACTION, Change, Event, Ladder, PlayerRating
 from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
+from app.repositories.profiles import ProfileRepository, players_of_country
 from app.repositories.ratings import RatingRepository
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import (
@@ -25,9 +28,11 @@ from app.schemas.players import (
     PlayerOut,
     RatingOut,
 )
+from app.schemas.profiles import LadderRatingOut, PlayerProfileOut
 from app.services import snapshots
 from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_engine
 from app.services.history import NewEvent, now, record, validate
+from app.services.profiles import name_and_country, profiles_of
 from app.services.runtime import require_ladder, runtime_for
 
 
@@ -39,7 +44,7 @@ def _rate(part: int, games: int) -> float | None:
     return part / games if games else None
 
 
-def _rating_out(row: PlayerRating, position: int | None) -> RatingOut:
+def rating_out(row: PlayerRating, position: int | None) -> RatingOut:
     return RatingOut(
         faction=_faction_out(row.faction),
         rating=row.rating,
@@ -92,6 +97,7 @@ def get_player(
                 player=player,
                 ladder=ladder_id,
                 ratings=[_entry_out(e, pos) for pos, e in sorted(mine, key=_by_faction)],
+                **_profile_fields(session, player),
             )
         repo = RatingRepository(session)
         rows = repo.of_player(ladder_id, player)
@@ -101,12 +107,17 @@ def get_player(
             player=player,
             ladder=ladder_id,
             ratings=[
-                _rating_out(row, repo.position(ladder_id, row, runtime.info.rank_by))
-                for row in rows
+                rating_out(row, repo.position(ladder_id, row, runtime.info.rank_by)) for row in rows
             ],
+            **_profile_fields(session, player),
         )
 
     return db.run(work, write=False)
+
+
+def _profile_fields(session: Session, player: str) -> dict[str, str | None]:
+    name, country = name_and_country(profiles_of(session, [player]), player)
+    return {"name": name, "country": country}
 
 
 def _history_entry(change: Change, event: Event) -> HistoryEntry:
@@ -177,7 +188,13 @@ def get_history(
             entries = sorted([*entries, *voided], key=lambda e: (e.at, e.seq))
             total += len(voided)
             entries = entries[offset : offset + limit]
-        return HistoryOut(player=player, ladder=ladder_id, total=total, entries=entries)
+        return HistoryOut(
+            player=player,
+            ladder=ladder_id,
+            total=total,
+            entries=entries,
+            **_profile_fields(session, player),
+        )
 
     return db.run(work, write=False)
 
@@ -186,29 +203,52 @@ def _by_faction(item: tuple[int, snapshots.Entry]) -> str:
     return item[1].faction or ""
 
 
+@dataclass(frozen=True, slots=True)
+class BoardFilter:
+    """Which ratings a leaderboard counts, and in which order it lists them."""
+
+    sort: Literal["rating", "name", "games"]
+    direction: Literal["asc", "desc"]
+    active_since: datetime | None
+    faction: str | None
+    min_games: int
+    #: A national ranking: only the players whose profile names this country.
+    country: str | None
+
+
+def _window_offset(index: int, limit: int, total: int) -> int:
+    """The offset of the ``limit`` entries centred on entry ``index`` (``limit // 2``
+    before it), kept within the board so a window near either end is still full."""
+    return max(0, min(index - limit // 2, total - limit))
+
+
+def _not_on_board(player: str) -> NotFound:
+    return NotFound(f"player {player!r} has no entry on this leaderboard (with these filters)")
+
+
 def _board_as_of(
     session: Session,
     ladder: Ladder,
     at: datetime,
+    board_filter: BoardFilter,
     *,
     limit: int,
     offset: int,
-    sort: str,
-    direction: str,
-    active_since: datetime | None,
-    faction: str | None,
-    min_games: int,
+    around: str | None,
 ) -> tuple[int, list[LeaderboardEntry]]:
     runtime = runtime_for(ladder)
+    f = board_filter
+    nationals = None if f.country is None else ProfileRepository(session).players_of(f.country)
     entries = [
         e
         for e in snapshots.as_of(session, ladder, runtime, at)
         if (
-            active_since is None
-            or (e.last_played_at is not None and e.last_played_at >= active_since)
+            f.active_since is None
+            or (e.last_played_at is not None and e.last_played_at >= f.active_since)
         )
-        and (faction is None or e.faction == faction)
-        and e.games >= min_games
+        and (f.faction is None or e.faction == f.faction)
+        and e.games >= f.min_games
+        and (nationals is None or e.player in nationals)
     ]
     board = snapshots.ranked(entries, runtime.info.rank_by)
     keys = {
@@ -216,8 +256,13 @@ def _board_as_of(
         "name": lambda item: (item[1].player, item[1].faction or ""),
         "games": lambda item: (item[1].games, item[1].player),
     }
-    reverse = (direction == "asc") if sort == "rating" else (direction == "desc")
-    board.sort(key=keys[sort], reverse=reverse)
+    reverse = (f.direction == "asc") if f.sort == "rating" else (f.direction == "desc")
+    board.sort(key=keys[f.sort], reverse=reverse)
+    if around is not None:
+        index = next((i for i, (_, e) in enumerate(board) if e.player == around), None)
+        if index is None:
+            raise _not_on_board(around)
+        offset = _window_offset(index, limit, len(board))
     return len(board), [
         LeaderboardEntry(
             position=position,
@@ -239,27 +284,48 @@ def _board_now(
     session: Session,
     ladder_id: str,
     rank_by: str,
+    board_filter: BoardFilter,
     *,
     limit: int,
     offset: int,
-    sort: Literal["rating", "name", "games"],
-    direction: Literal["asc", "desc"],
-    active_since: datetime | None,
-    faction: str | None,
-    min_games: int,
+    around: str | None,
 ) -> tuple[int, list[LeaderboardEntry]]:
     """The stored (present) leaderboard, paged in SQL."""
-    total, rows = RatingRepository(session).leaderboard(
-        ladder_id,
-        rank_by=rank_by,
-        sort=sort,
-        order=direction,
-        active_since=active_since,
-        faction=faction,
-        min_games=min_games,
-        limit=limit,
-        offset=offset,
-    )
+    repo = RatingRepository(session)
+    f = board_filter
+    players = None if f.country is None else players_of_country(f.country)
+
+    def page(limit: int, offset: int) -> tuple[int, list[tuple[int, PlayerRating]]]:
+        return repo.leaderboard(
+            ladder_id,
+            rank_by=rank_by,
+            sort=f.sort,
+            order=f.direction,
+            active_since=f.active_since,
+            faction=f.faction,
+            min_games=f.min_games,
+            limit=limit,
+            offset=offset,
+            players=players,
+        )
+
+    if around is not None:
+        index = repo.index_in_board(
+            ladder_id,
+            around,
+            rank_by=rank_by,
+            sort=f.sort,
+            order=f.direction,
+            active_since=f.active_since,
+            faction=f.faction,
+            min_games=f.min_games,
+            players=players,
+        )
+        if index is None:
+            raise _not_on_board(around)
+        total, _ = page(0, 0)
+        offset = _window_offset(index, limit, total)
+    total, rows = page(limit, offset)
     return total, [
         LeaderboardEntry(
             position=position,
@@ -289,7 +355,13 @@ def get_leaderboard(
     faction: str | None,
     min_games: int,
     as_of: datetime | None = None,
+    country: str | None = None,
+    around: str | None = None,
 ) -> LeaderboardOut:
+    """The leaderboard page, or with ``around`` the ``limit`` entries centred on that
+    player's first entry (404 when the filtered board has none); ``country``: the national
+    ranking, positions counted among that country's players only."""
+
     def work(session: Session) -> LeaderboardOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         info = runtime_for(ladder).info
@@ -298,38 +370,37 @@ def get_leaderboard(
             days = info.default_active_within_days or 0
         reference = as_of or now()
         active_since = None if not days else _days_before(reference, days)
-        direction = order or ("asc" if sort == "name" else "desc")
+        board_filter = BoardFilter(
+            sort=sort,
+            direction=order or ("asc" if sort == "name" else "desc"),
+            active_since=active_since,
+            faction=faction,
+            min_games=min_games,
+            country=country,
+        )
         total, entries = (
             _board_as_of(
-                session,
-                ladder,
-                as_of,
-                limit=limit,
-                offset=offset,
-                sort=sort,
-                direction=direction,
-                active_since=active_since,
-                faction=faction,
-                min_games=min_games,
+                session, ladder, as_of, board_filter, limit=limit, offset=offset, around=around
             )
             if as_of is not None
             else _board_now(
                 session,
                 ladder_id,
                 info.rank_by,
+                board_filter,
                 limit=limit,
                 offset=offset,
-                sort=sort,
-                direction=direction,
-                active_since=active_since,
-                faction=faction,
-                min_games=min_games,
+                around=around,
             )
         )
+        profiles = profiles_of(session, {e.player for e in entries})
+        for entry in entries:
+            entry.name, entry.country = name_and_country(profiles, entry.player)
         # The filter is echoed so that a client can say why a board is short (or empty).
         return LeaderboardOut(
             ladder=ladder_id,
             total=total,
+            country=country,
             active_within_days=days,
             active_since=active_since,
             entries=entries,
@@ -379,3 +450,31 @@ def _days_before(reference: datetime, days: int) -> datetime | None:
         return reference - timedelta(days=days)
     except OverflowError:
         return None
+
+
+def get_profile(db: Database, player: str, sees: Callable[[str], bool]) -> PlayerProfileOut:
+    """The profile and the player's ratings in every ladder ``sees`` admits (404 when the
+    caller would see neither)."""
+
+    def work(session: Session) -> PlayerProfileOut:
+        profile = ProfileRepository(session).get(player)
+        repo = RatingRepository(session)
+        ladders = LadderRepository(session)
+        ratings: list[LadderRatingOut] = []
+        for row in repo.of_player_everywhere(player):
+            if not sees(row.ladder_id):
+                continue
+            ladder = require_ladder(ladders.get(row.ladder_id), row.ladder_id)
+            rank_by = runtime_for(ladder).info.rank_by
+            shown = rating_out(row, repo.position(row.ladder_id, row, rank_by))
+            ratings.append(LadderRatingOut(ladder=row.ladder_id, **shown.model_dump()))
+        if profile is None and not ratings:
+            raise NotFound(f"player {player!r} has no profile and no rating you may read")
+        return PlayerProfileOut(
+            player=player,
+            name=profile.name if profile else None,
+            country=profile.country if profile else None,
+            ratings=ratings,
+        )
+
+    return db.run(work, write=False)

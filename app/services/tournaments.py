@@ -18,6 +18,7 @@ from app.models import Ladder
 from app.repositories.ladders import LadderRepository
 from app.repositories.tournaments import TournamentRepository
 from app.schemas.tournaments import PlayerStanding, StandingsOut, TeamsIn, TeamsOut, TeamStanding
+from app.services.profiles import name_and_country, profiles_of
 from app.services.runtime import require_ladder, runtime_for
 
 PRIMARY = "primary"
@@ -66,6 +67,8 @@ def standings(db: Database, ladder_id: str, tournament: str) -> StandingsOut:
             team_totals[team][1] += totals[player][1] if player in totals else 0.0
         team_order = sorted(team_totals, key=lambda t: (-team_totals[t][0], -team_totals[t][1], t))
         team_positions = _positions((team_totals[t][0], team_totals[t][1]) for t in team_order)
+        profiles = profiles_of(session, players)
+        shown = {player: name_and_country(profiles, player) for player in players}
         return StandingsOut(
             ladder=ladder_id,
             tournament=tournament,
@@ -73,6 +76,8 @@ def standings(db: Database, ladder_id: str, tournament: str) -> StandingsOut:
                 PlayerStanding(
                     position=position,
                     player=player,
+                    name=shown[player][0],
+                    country=shown[player][1],
                     team=teams.get(player),
                     games=int(totals[player][2]),
                     primary=totals[player][0],

@@ -40,6 +40,11 @@ ROUTES: list[tuple[str, str, Any, str, bool]] = [
     ("GET", "/ladders/club/players/a", None, READ, True),
     ("GET", "/ladders/club/players/a/history", None, READ, True),
     ("GET", "/ladders/club/games/g1", None, READ, True),
+    ("GET", "/ladders/club/games", None, READ, True),
+    ("GET", "/ladders/club/tournaments", None, READ, True),
+    ("GET", "/ladders/club/players", None, READ, True),
+    ("GET", "/players/a", None, READ, False),
+    ("PUT", "/players/a", {"name": "Ann", "country": "FR"}, ADMIN_SCOPE, False),
     ("POST", "/predictions", {"ladder": "club", "players": [{"player": "a"}, {"player": "b"}]},
      READ, True),
     ("POST", "/ladders/club/whatif", {"system": "elo"}, READ, True),
@@ -64,6 +69,7 @@ async def _snapshot(database: Database) -> tuple[Any, ...]:
                 "SELECT COUNT(*), COALESCE(SUM(rating_after), 0) FROM changes",
                 "SELECT COUNT(*), COALESCE(SUM(rating), 0) FROM player_ratings",
                 "SELECT COUNT(*), COUNT(revoked_at) FROM api_keys",
+                "SELECT COUNT(*), COUNT(name) FROM player_profiles",
                 "SELECT title FROM ladders WHERE id = 'club'",
             )
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 from typing import Annotated, Any
 
 import anyio.to_thread
@@ -18,8 +19,9 @@ from app.api.deps import (
     ResultsWriter,
     check_sizes,
 )
+from app.api.query import Limit, Offset, QueryTime, utc
 from app.core.errors import Invalid
-from app.schemas.common import IDENTIFIER_PATTERN
+from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN
 from app.schemas.events import (
     GameBatchIn,
     GameBatchOut,
@@ -28,10 +30,13 @@ from app.schemas.events import (
     TournamentIn,
     TournamentOut,
 )
+from app.schemas.profiles import GameList, TournamentList
 from app.schemas.tournaments import StandingsOut, TeamsIn, TeamsOut
-from app.services import batch, tournaments
+from app.services import batch, lists, tournaments
 from app.services import events as service
 from app.services.conversion import GAME, TOURNAMENT
+from app.services.lists import EventFilter
+from app.services.profiles import with_names
 
 router = APIRouter()
 
@@ -42,6 +47,28 @@ _GAME_OUT = TypeAdapter(GameOut)
 LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 EventId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 DryRun = Annotated[bool, Query(description="Compute the response without storing anything.")]
+ListPlayer = Annotated[
+    str | None,
+    Query(pattern=IDENTIFIER_PATTERN, description="Only the events that rated this player."),
+]
+From = Annotated[
+    QueryTime, Query(alias="from", description="RFC 3339 time: events at or after it.")
+]
+To = Annotated[QueryTime, Query(description="RFC 3339 time: events at or before it.")]
+Voided = Annotated[
+    bool | None,
+    Query(description="true: only voided events; false: only live ones; absent: both."),
+]
+
+
+def _event_filter(
+    player: str | None, start: datetime | None, end: datetime | None, voided: bool | None
+) -> EventFilter:
+    start, end = utc(start, "from"), utc(end, "to")
+    if start is not None and end is not None and end < start:
+        raise Invalid.at(("query", "to"), "must not be before from")
+    return EventFilter(player=player, start=start, end=end, voided=voided)
+
 
 GAME_CREATED: dict[int | str, dict[str, Any]] = {
     201: {"description": "Recorded"},
@@ -116,8 +143,29 @@ def post_games_batch(
 def get_game(ladder: LadderId, game_id: EventId, db: DB, caller: Reader) -> GameOut:
     """A stored game with the rating changes it made (voided ones too, marked so)."""
     caller.check_ladder(ladder)
-    out = service.get_event(db, ladder, GAME, game_id)
+    out = with_names(db, service.get_event(db, ladder, GAME, game_id))
     assert isinstance(out, GameOut)
+    return out
+
+
+@router.get("/ladders/{ladder}/games", response_model=GameList, tags=["games"])
+def list_games(
+    ladder: LadderId,
+    db: DB,
+    caller: Reader,
+    player: ListPlayer = None,
+    start: From = None,
+    to: To = None,
+    voided: Voided = None,
+    limit: Limit = DEFAULT_PAGE_SIZE,
+    offset: Offset = 0,
+) -> GameList:
+    """The ladder's games, newest first (by time played, then arrival), each as
+    ``GET /ladders/{ladder}/games/{id}`` returns it; ``total`` counts all that match."""
+    caller.check_ladder(ladder)
+    found = _event_filter(player, start, to, voided)
+    out = lists.list_events(db, ladder, GAME, found, limit, offset)
+    assert isinstance(out, GameList)
     return out
 
 
@@ -197,8 +245,30 @@ def get_tournament(
 ) -> TournamentOut:
     """A stored tournament with the rating changes it made (voided ones too, marked so)."""
     caller.check_ladder(ladder)
-    out = service.get_event(db, ladder, TOURNAMENT, tournament_id)
+    out = with_names(db, service.get_event(db, ladder, TOURNAMENT, tournament_id))
     assert isinstance(out, TournamentOut)
+    return out
+
+
+@router.get("/ladders/{ladder}/tournaments", response_model=TournamentList, tags=["tournaments"])
+def list_tournaments(
+    ladder: LadderId,
+    db: DB,
+    caller: Reader,
+    player: ListPlayer = None,
+    start: From = None,
+    to: To = None,
+    voided: Voided = None,
+    limit: Limit = DEFAULT_PAGE_SIZE,
+    offset: Offset = 0,
+) -> TournamentList:
+    """The ladder's tournaments, newest first (by date held, then arrival), each as
+    ``GET /ladders/{ladder}/tournaments/{id}`` returns it; ``total`` counts all that match.
+    (A game ladder's tournaments of games are not events: see their ``/standings``.)"""
+    caller.check_ladder(ladder)
+    found = _event_filter(player, start, to, voided)
+    out = lists.list_events(db, ladder, TOURNAMENT, found, limit, offset)
+    assert isinstance(out, TournamentList)
     return out
 
 

@@ -3,51 +3,40 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query, Request, Response
-from pydantic import BeforeValidator
+from fastapi import APIRouter, Query, Request, Response
 
 from app.api.deps import DB, AppSettings, Heavy, LadderAdmin, Reader, charge, run_heavy
+from app.api.query import LadderId, Limit, Offset, PlayerId, QueryTime, utc
 from app.core.errors import Invalid
 from app.schemas.common import (
     DEFAULT_PAGE_SIZE,
     IDENTIFIER_PATTERN,
     MAX_COUNT_FILTER,
-    MAX_OFFSET,
-    MAX_PAGE_SIZE,
     QUERY_TEXT_PATTERN,
-    in_utc,
-    rfc3339_text,
 )
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
 from app.schemas.predictions import PredictionIn, PredictionOut
-from app.services import heavy, predictions
+from app.schemas.profiles import (
+    PlayerList,
+    PlayerProfileOut,
+    ProfileIn,
+    ProfileOut,
+    check_country,
+)
+from app.services import heavy, lists, predictions, profiles
 from app.services import players as service
 
 router = APIRouter()
 
-LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
-PlayerId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
-Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)]
-Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 MAX_ACTIVITY_DAYS = 36_500
 AsOf = Annotated[
-    datetime | None,
-    BeforeValidator(lambda value: None if value is None else rfc3339_text(value)),
-    Query(description="RFC 3339 time: the state just after everything up to then."),
+    QueryTime, Query(description="RFC 3339 time: the state just after everything up to then.")
 ]
 
 
 def _utc(value: datetime | None) -> datetime | None:
-    """Query times without an offset are refused rather than guessed."""
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        raise Invalid.at(("query", "as_of"), "must carry a timezone, e.g. 2026-11-29T10:00:00Z")
-    try:
-        return in_utc(value)
-    except ValueError as exc:
-        raise Invalid.at(("query", "as_of"), str(exc)) from None
+    return utc(value, "as_of")
 
 
 @router.get(
@@ -113,11 +102,39 @@ def get_leaderboard(
     faction: Annotated[str | None, Query(max_length=100, pattern=QUERY_TEXT_PATTERN)] = None,
     min_games: Annotated[int, Query(ge=0, le=MAX_COUNT_FILTER)] = 0,
     as_of: AsOf = None,
+    country: Annotated[
+        str | None,
+        Query(
+            max_length=2,
+            description="ISO 3166-1 alpha-2 code: the national ranking, only the players "
+            "whose profile names that country, positions 1, 2, ... among them.",
+        ),
+    ] = None,
+    around: Annotated[
+        str | None,
+        Query(
+            pattern=IDENTIFIER_PATTERN,
+            description="A player id: the `limit` entries centred on that player's (first) "
+            "entry instead of a page (404 when the filtered board has none); not with "
+            "`offset`.",
+        ),
+    ] = None,
 ) -> LeaderboardOut:
     """Ratings by position (equal values share one). ``active_within_days=0`` shows everyone;
     without it a system's default applies (Fundox: 30 days). The answer echoes the filter it
-    applied (``active_within_days``, ``active_since``), so an empty board says why."""
+    applied (``active_within_days``, ``active_since``), so an empty board says why.
+
+    ``country=FR`` is the national ranking (positions within the country, by the players'
+    present profiles, with ``as_of`` too: the ranking by year); ``around=PLAYER`` the window
+    of ``limit`` entries centred on that player. Entries carry the players' ``name`` and
+    ``country`` where their profiles have them."""
     caller.check_ladder(ladder)
+    try:
+        check_country(country)
+    except ValueError as exc:
+        raise Invalid.at(("query", "country"), str(exc)) from None
+    if around is not None and offset:
+        raise Invalid.at(("query", "offset"), "cannot be combined with around (a window)")
     return service.get_leaderboard(
         db,
         ladder,
@@ -129,7 +146,50 @@ def get_leaderboard(
         faction=faction,
         min_games=min_games,
         as_of=_utc(as_of),
+        country=country,
+        around=around,
     )
+
+
+@router.get(
+    "/ladders/{ladder}/players",
+    response_model=PlayerList,
+    tags=["players"],
+)
+def list_players(
+    ladder: LadderId,
+    db: DB,
+    caller: Reader,
+    search: Annotated[
+        str | None,
+        Query(
+            max_length=100,
+            pattern=QUERY_TEXT_PATTERN,
+            description="Only the players whose id holds this text, in any case.",
+        ),
+    ] = None,
+    limit: Limit = DEFAULT_PAGE_SIZE,
+    offset: Offset = 0,
+) -> PlayerList:
+    """The ladder's rated players by id, each with its name and country where its profile
+    has them and its ratings as ``GET /ladders/{ladder}/players/{player}`` shows them."""
+    caller.check_ladder(ladder)
+    return lists.list_players(db, ladder, search, limit, offset)
+
+
+@router.put("/players/{player}", response_model=ProfileOut, tags=["profiles"])
+def put_profile(player: PlayerId, body: ProfileIn, db: DB, caller: LadderAdmin) -> ProfileOut:
+    """Set the player's profile, shared by every ladder: ``name`` (1-200 characters) and
+    ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field left out is
+    cleared. Profiles are not history: setting one recomputes nothing."""
+    return profiles.put_profile(db, player, body)
+
+
+@router.get("/players/{player}", response_model=PlayerProfileOut, tags=["profiles"])
+def get_profile(player: PlayerId, db: DB, caller: Reader) -> PlayerProfileOut:
+    """The player's profile and its ratings in every ladder the caller may read (404 when
+    the player has neither a profile nor such a rating)."""
+    return service.get_profile(db, player, caller.sees)
 
 
 @router.post("/predictions", response_model=PredictionOut, tags=["predictions"])

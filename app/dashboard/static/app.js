@@ -8,6 +8,7 @@ import * as ladders from "./pages/ladders.js";
 import * as leaderboard from "./pages/leaderboard.js";
 import * as lobby from "./pages/lobby.js";
 import * as player from "./pages/player.js";
+import * as results from "./pages/results.js";
 import * as whatif from "./pages/whatif.js";
 
 const ROUTES = [
@@ -15,6 +16,7 @@ const ROUTES = [
   { name: "leaderboard", parts: ["ladders", ":ladder"], page: leaderboard },
   { name: "player", parts: ["ladders", ":ladder", "players", ":player"], page: player },
   { name: "lobby", parts: ["ladders", ":ladder", "lobby"], page: lobby },
+  { name: "results", parts: ["ladders", ":ladder", "results"], page: results },
   { name: "whatif", parts: ["ladders", ":ladder", "whatif"], page: whatif },
   { name: "event", parts: ["ladders", ":ladder", ":kind", ":id"], page: event },
 ];

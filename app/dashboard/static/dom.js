@@ -85,8 +85,17 @@ export function path(...parts) {
   return "#/" + parts.map(encodeURIComponent).join("/");
 }
 
-export function playerLink(ladder, player, faction) {
-  return h("a", { href: path("ladders", ladder, "players", player), "data-faction": faction }, player);
+/** A link to a player's page: its profile name where it has one (the id beside it, muted). */
+export function playerLink(ladder, player, faction, name) {
+  return h("a", {
+    href: path("ladders", ladder, "players", player), "data-faction": faction, "data-player": player,
+  },
+  name ? [h("span", { class: "player-name" }, name), " ", h("span", { class: "player-id" }, player)] : player);
+}
+
+/** A player's country (ISO 3166-1 alpha-2), or a dash. */
+export function countryCell(country) {
+  return h("td", { "data-field": "country", "data-value": country ?? "" }, country ?? "—");
 }
 
 /** A table inside a horizontally scrollable wrapper (narrow screens). */

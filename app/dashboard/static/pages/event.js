@@ -25,7 +25,7 @@ function changesTable(ladder, event) {
   const glicko = changes.some((c) => isNumber(c.deviation_after));
   const rows = changes.map((c) => h("tr", { "data-player": c.player, "data-faction": c.faction ?? "" },
     h("td", { class: "num", "data-field": "rank", "data-value": c.rank ?? "" }, c.rank ?? "—"),
-    h("th", { scope: "row" }, playerLink(ladder.id, c.player, c.faction)),
+    h("th", { scope: "row" }, playerLink(ladder.id, c.player, c.faction, c.name)),
     factions ? h("td", {}, c.faction ?? "—") : null,
     numCell(c.rating_before, { field: "rating_before" }),
     numCell(c.rating_after, { field: "rating_after" }),
@@ -77,7 +77,7 @@ async function gameTournament(ladder, system, id, setCrumbs) {
   ];
   const players = standings.players.map((p) => h("tr", { "data-player": p.player },
     h("td", { class: "num", "data-field": "position", "data-value": p.position }, p.position),
-    h("th", { scope: "row" }, playerLink(ladder.id, p.player)),
+    h("th", { scope: "row" }, playerLink(ladder.id, p.player, null, p.name)),
     withTeams ? h("td", { "data-field": "team" }, p.team ?? "—") : null,
     h("td", { class: "num", "data-field": "games", "data-value": p.games }, p.games),
     points(p)));

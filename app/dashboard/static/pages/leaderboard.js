@@ -1,7 +1,7 @@
 // A ladder's leaderboard: server-side sort, activity and faction filters; client-side search.
 
 import { api, ladderAndSystem } from "../api.js";
-import { field, h, numCell, numTh, playerLink, table, when } from "../dom.js";
+import { countryCell, field, h, numCell, numTh, playerLink, table, when } from "../dom.js";
 import { errorNotice, labels, ladderCrumbs, ladderHeader } from "./common.js";
 
 const PAGE = 500;
@@ -17,7 +17,12 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
 
   const byRanking = system.rank_by === "ranking_value";
   const names = labels(system);
-  const search = h("input", { type: "search", name: "q", placeholder: "Player name", autocomplete: "off" });
+  const search = h("input", { type: "search", name: "q", placeholder: "Player name or id", autocomplete: "off" });
+  // The national ranking: the server ranks that country's players among themselves.
+  const country = h("input", {
+    type: "text", name: "country", placeholder: "All countries", maxlength: 2, size: 4,
+    autocomplete: "off", pattern: "[A-Za-z]{2}", spellcheck: "false",
+  });
   const sort = h("select", { name: "sort" },
     option("rating", byRanking ? `${names.rating} (ranking value)` : names.rating, "rating"),
     option("name", "Name"), option("games", "Games"));
@@ -47,14 +52,17 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
 
   function draw() {
     const needle = search.value.trim().toLowerCase();
-    const shown = needle ? entries.filter((e) => e.player.toLowerCase().includes(needle)) : entries;
+    const matches = (e) => e.player.toLowerCase().includes(needle) || (e.name ?? "").toLowerCase().includes(needle);
+    const shown = needle ? entries.filter(matches) : entries;
+    const showCountry = entries.some((e) => e.country);
     const showRanking = byRanking || entries.some((e) => e.ranking_value !== null);
     const showDeviation = entries.some((e) => e.deviation !== null && e.deviation !== undefined);
     // Kinzett splits equal primary points by secondary points: without them ties look arbitrary.
     const showTiebreak = entries.some((e) => e.tiebreak !== null && e.tiebreak !== undefined);
     const columns = [
       [numTh("#", "Position"), (e) => h("td", { class: "num", "data-field": "position", "data-value": e.position }, e.position)],
-      ["Player", (e) => h("th", { scope: "row" }, playerLink(ladder.id, e.player, e.faction))],
+      ["Player", (e) => h("th", { scope: "row" }, playerLink(ladder.id, e.player, e.faction, e.name))],
+      showCountry && ["Country", (e) => countryCell(e.country)],
       system.per_faction && ["Faction", (e) => h("td", { "data-field": "faction" }, e.faction ?? "—")],
       [numTh(names.rating), (e) => numCell(e.rating, { field: "rating" })],
       showTiebreak && [numTh(names.tiebreak, "Splits equal values"), (e) => numCell(e.tiebreak, { field: "tiebreak" })],
@@ -76,7 +84,8 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
         if (node.dataset.field === lead) node.classList.add("lead");
         return node;
       })));
-    const scope = applied.days > 0 ? `active within ${applied.days} days` : "everyone";
+    const scope = (applied.days > 0 ? `active within ${applied.days} days` : "everyone")
+      + (applied.country ? `, national ranking of ${applied.country}` : "");
     status.textContent = `${total} player${total === 1 ? "" : "s"} (${scope})`
       + (total > entries.length ? `, showing ${offset + 1}–${offset + entries.length}` : "")
       + (needle ? ` · ${shown.length} match “${search.value.trim()}”` : "");
@@ -127,12 +136,16 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
         query: {
           limit: PAGE, offset, sort: sort.value, order: order.value,
           active_within_days: asked, faction: faction?.value.trim(),
+          country: country.value.trim().toUpperCase(),
         },
       });
       entries = page.entries;
       total = page.total;
       // The filter the server applied (its echo), and whether it was the system's default.
-      applied = { days: page.active_within_days ?? 0, since: page.active_since, byDefault: asked === null };
+      applied = {
+        days: page.active_within_days ?? 0, since: page.active_since, byDefault: asked === null,
+        country: page.country,
+      };
       for (const e of entries) if (e.faction) seenFactions.add(e.faction);
       factions.replaceChildren(...[...seenFactions].sort().map((f) => h("option", { value: f })));
       draw();
@@ -145,7 +158,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
 
   const reload = () => { offset = 0; load(); };
   search.addEventListener("input", draw);
-  for (const control of [sort, order, active, faction].filter(Boolean)) {
+  for (const control of [sort, order, active, faction, country].filter(Boolean)) {
     control.addEventListener("change", reload);
   }
   await load();
@@ -156,6 +169,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     field("Order", order),
     field("Active within days", active, activityHint),
     faction ? field("Faction", faction, "Blank = every faction") : null,
+    field("Country", country, "ISO code (FR, GB, ...): the national ranking"),
     factions);
   return [ladderHeader(ladder, system, "leaderboard"), form, filterNote, status, results];
 }

@@ -90,8 +90,9 @@ export async function render({ ladder: ladderId, player }, { setCrumbs }) {
   const [{ ladder, system }, info, history] = await Promise.all([
     ladderAndSystem(ladderId), api(base), all(`${base}/history`, "entries"),
   ]);
-  setCrumbs(ladderCrumbs(ladder, [player, null]));
-  document.title = `${player} · ${ladder.title || ladder.id} · Ratings`;
+  const shownName = info.name || player;
+  setCrumbs(ladderCrumbs(ladder, [shownName, null]));
+  document.title = `${shownName} · ${ladder.title || ladder.id} · Ratings`;
 
   // One chart per faction, in the order of the player's ratings.
   const groups = new Map(info.ratings.map((r) => [r.faction ?? null, []]));
@@ -102,7 +103,10 @@ export async function render({ ladder: ladderId, player }, { setCrumbs }) {
   }
   const multiple = groups.size > 1 || system.per_faction;
   return [
-    ladderHeader(ladder, system, null, player),
+    ladderHeader(ladder, system, null, shownName),
+    h("p", { class: "profile", "data-player": player },
+      info.name ? [h("span", { class: "player-id" }, player), " · "] : null,
+      h("span", { "data-field": "country" }, info.country ? `Country: ${info.country}` : "No country given")),
     h("div", { class: "cards", "data-history-total": history.total },
       info.ratings.map((rating) => ratingCard(rating, system))),
     [...groups].map(([faction, entries]) => factionSection(ladder, player, faction, entries, multiple)),

@@ -1,0 +1,24 @@
+"""Country codes: ISO 3166-1 alpha-2.
+
+The officially assigned codes of ISO 3166-1:2020, "Codes for the representation of names of
+countries and their subdivisions, Part 1: Country code", as the ISO 3166 Maintenance Agency
+lists them (249 codes). Reserved codes (UK, EU, ...) and the user-assigned ones (AA, QM-QZ,
+XA-XZ, ZZ; Kosovo's XK is one) are not assigned country codes and are refused.
+"""
+
+from __future__ import annotations
+
+#: The 249 officially assigned ISO 3166-1 alpha-2 codes, space-separated (as a list of
+#: strings the formatter would spend a line on each).
+_ASSIGNED = (
+    "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN "
+    "BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ "
+    "DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL "
+    "GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM "
+    "JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME "
+    "MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP "
+    "NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD "
+    "SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO "
+    "TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW"
+)
+COUNTRY_CODES = frozenset(_ASSIGNED.split())
