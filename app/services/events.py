@@ -140,7 +140,7 @@ def _engine_change_out(
     )
 
 
-def _out(
+def event_out(
     runtime: Runtime,
     event: Event | EventView,
     changes: Sequence[Change | Mapping[str, Any]],
@@ -194,7 +194,7 @@ def _answer_new(new: NewEvent, created: Created) -> GameOut | TournamentOut:
         False,
         new.body,
     )
-    return _out(created.runtime, view, created.changes)
+    return event_out(created.runtime, view, created.changes)
 
 
 def _submit(db: Database, new: NewEvent, *, dry_run: bool) -> Submitted:
@@ -213,8 +213,8 @@ def _submit(db: Database, new: NewEvent, *, dry_run: bool) -> Submitted:
         assert event is not None
         changes = ChangeRepository(session).of_event(recorded.seq)
         if isinstance(recorded, Existing):
-            return Submitted(200, _out(runtime, event, changes)), runtime.info.id
-        out = _out(runtime, event, changes, recorded.events, recorded.players)
+            return Submitted(200, event_out(runtime, event, changes)), runtime.info.id
+        out = event_out(runtime, event, changes, recorded.events, recorded.players)
         return Submitted(201, out), runtime.info.id
 
     submitted, system = db.run_escalating(work)
@@ -239,7 +239,7 @@ def _dry_run(db: Database, new: NewEvent) -> GameOut | TournamentOut:
                     f"{new.kind} {new.external_id!r} already exists with a different body"
                 )
             # Already recorded: the dry run answers what posting it would, the stored response.
-            return _out(runtime, existing, ChangeRepository(session).of_event(existing.seq))
+            return event_out(runtime, existing, ChangeRepository(session).of_event(existing.seq))
         keys = event_keys(runtime.info, new.event)
         states, ladder_state = states_as_of(session, ladder, runtime, keys, new.occurred_at)
         with engine_refusals():
@@ -325,7 +325,7 @@ def get_event(db: Database, ladder_id: str, kind: str, external_id: str) -> Game
         event = EventRepository(session).find(ladder_id, kind, external_id)
         if event is None:
             raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
-        return _out(runtime, event, ChangeRepository(session).of_event(event.seq))
+        return event_out(runtime, event, ChangeRepository(session).of_event(event.seq))
 
     return db.run(work, write=False)
 
@@ -354,7 +354,7 @@ def correct_event(
         event.voided_changes = None
         session.flush()
         count, players = recompute(session, ladder, start)
-        return _out(runtime, event, ChangeRepository(session).of_event(event.seq), count, players)
+        return event_out(runtime, event, ChangeRepository(session).of_event(event.seq), count, players)
 
     out = db.run(work)
     metrics.record_recomputed(ladder_id, runtime.info.id, out.recomputed_events)
@@ -381,7 +381,7 @@ def void_event(
             event.voided_changes = [_voided_snapshot(c) for c in changes]
             session.flush()
             count, players = recompute(session, ladder, event.occurred_at)
-        return _out(runtime, event, [], count, players), runtime.info.id
+        return event_out(runtime, event, [], count, players), runtime.info.id
 
     out, system = db.run(work)
     metrics.record_recomputed(ladder_id, system, out.recomputed_events)

@@ -15,7 +15,7 @@ from app.repositories.ratings import RatingRepository
 from app.schemas.events import GameOut, TournamentOut
 from app.schemas.profiles import GameList, PlayerItem, PlayerList, TournamentList
 from app.services.conversion import GAME
-from app.services.events import _out as event_out
+from app.services.events import event_out
 from app.services.players import rating_out
 from app.services.profiles import name_and_country, name_changes, profiles_of
 from app.services.runtime import require_ladder, runtime_for
