@@ -354,7 +354,9 @@ def correct_event(
         event.voided_changes = None
         session.flush()
         count, players = recompute(session, ladder, start)
-        return event_out(runtime, event, ChangeRepository(session).of_event(event.seq), count, players)
+        return event_out(
+            runtime, event, ChangeRepository(session).of_event(event.seq), count, players
+        )
 
     out = db.run(work)
     metrics.record_recomputed(ladder_id, runtime.info.id, out.recomputed_events)
