@@ -128,7 +128,7 @@ class PostgresWriter:
             for row in rows:
                 values = [row[name] for name in columns]
                 for index in json_at:
-                    values[index] = orjson.dumps(values[index]).decode()
+                    values[index] = _json_text(values[index])
                 copy.write_row(values)
 
     def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -136,7 +136,9 @@ class PostgresWriter:
             return
         columns = _set_columns(rows)
         names = ("player", "faction", *columns)
-        document = orjson.dumps([{name: row[name] for name in names} for row in rows])
+        document = orjson.dumps(
+            [{name: row[name] for name in names} for row in rows], default=_plain_mapping
+        )
         self.session.execute(
             _json_update_statement(self.session.get_bind().dialect, columns),
             {"ladder_id": ladder_id, "rows": document.decode()},
@@ -261,7 +263,14 @@ def _sqlite_time(value: datetime | None) -> str | None:
 
 
 def _json_text(value: Any) -> str | None:
-    return None if value is None else orjson.dumps(value).decode()
+    return None if value is None else orjson.dumps(value, default=_plain_mapping).decode()
+
+
+def _plain_mapping(value: Any) -> dict[str, Any]:
+    """What orjson cannot write itself: a read-only mapping of the engine, as its dict."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def _set_columns(rows: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:

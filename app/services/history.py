@@ -603,7 +603,8 @@ class _Replay:
                     "volatility_before": change.before.volatility,
                     "volatility_after": change.after.volatility,
                     "state_after": encode_state(change.after),
-                    "details": plain(change.details),
+                    # Frozen at the top level only, as states are (``encode_state``).
+                    "details": dict(change.details),
                     "prev_change_id": start.last_change_id,
                 }
             )

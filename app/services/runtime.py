@@ -100,11 +100,13 @@ def body_hash(body: Mapping[str, Any]) -> str:
 
 
 def encode_state(state: PlayerState) -> dict[str, Any]:
+    """A state as stored (JSON). Systems freeze only the top level of their mappings (the
+    values inside are plain JSON), so one level of copying makes it plain."""
     return {
         "rating": state.rating,
         "deviation": state.deviation,
         "volatility": state.volatility,
-        "extra": _plain(state.extra),
+        "extra": dict(state.extra),
     }
 
 
