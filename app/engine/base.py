@@ -32,6 +32,13 @@ WIN = 1.0
 DRAW = 0.5
 LOSS = 0.0
 
+#: Not from the sources: the largest magnitude of a rating an administrator may set (the
+#: Glicko family has its own, narrower bound). A billion times the largest parameter of
+#: :data:`~app.engine.params.SCALE_LIMIT` scale, it keeps every sum of a table's ratings and
+#: every product with a parameter (NADF's pot and LA / WA, Elo's R + K (S - E)) hundreds of
+#: orders of magnitude below float overflow, where a rating near 1.8e308 made them infinite.
+RATING_LIMIT = 1e15
+
 
 #: A system's typed configuration (its ``XConfig``).
 ConfigT = TypeVar("ConfigT")
@@ -73,10 +80,15 @@ class BaseRater(Generic[ConfigT]):
     ) -> PlayerState:
         """Plain systems keep only the rating; deviation and volatility are refused.
 
-        The rating must be finite and pass :meth:`check_adjusted_rating`; the state is then
-        :meth:`adjusted_rating`'s.
+        The rating must be finite, at most :data:`RATING_LIMIT` in magnitude, and pass
+        :meth:`check_adjusted_rating`; the state is then :meth:`adjusted_rating`'s.
         """
         require_finite(("rating",), rating)
+        if abs(rating) > RATING_LIMIT:
+            raise InvalidEvent(
+                ("rating",),
+                f"must be between {-RATING_LIMIT:g} and {RATING_LIMIT:g}, got {rating:g}",
+            )
         self.check_adjusted_rating(rating)
         if deviation is not None:
             raise InvalidEvent(("deviation",), "this system has no rating deviation")

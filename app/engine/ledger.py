@@ -117,8 +117,8 @@ def rate_event(
     except (ArithmeticError, ValueError) as exc:
         raise NonFiniteResult(
             (where,),
-            f"the system's arithmetic fails on this event ({exc}): the ratings or the "
-            "ladder's parameters involved are too large for the system",
+            f"the system's arithmetic fails on this event ({type(exc).__name__}: {exc}): the "
+            "ratings or the ladder's parameters involved are too large for the system",
         ) from exc
 
 

@@ -76,6 +76,10 @@ MIN_PLAYERS = 2
 #: Not from the seed: the smallest country factor, a hundredth of a point (three orders of
 #: magnitude below the published 10.4 to 16.3), so that M / factor stays far from overflow.
 FACTOR_MIN = 0.01
+#: Not from the seed: the smallest initial base, one point. Every rating is at least the base,
+#: so the winners' average WA is too, and LA / WA stays finite (a base of 5e-324 made it
+#: infinite).
+BASE_MIN = 1.0
 
 #: Ladder-state key of the current base.
 BASE_KEY = "base"
@@ -109,8 +113,7 @@ PARAMS: tuple[ParamSpec, ...] = (
         "number",
         INITIAL_BASE,
         "The base before the first game; new players start at the current base.",
-        minimum=0.0,
-        exclusive_minimum=True,
+        minimum=BASE_MIN,
         maximum=SCALE_LIMIT,
     ),
     ParamSpec(

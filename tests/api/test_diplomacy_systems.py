@@ -362,3 +362,41 @@ async def test_wpe_class_is_a_bounded_name(client: httpx.AsyncClient) -> None:
         response = await client.post("/tournaments", json=body)
         assert response.status_code == 422, response.text
         assert any(e["loc"][-1] == "class" for e in response.json()["errors"])
+
+
+async def test_wpe_near_the_ends_of_the_calendar(client: httpx.AsyncClient) -> None:
+    """WPE raised ValueError (a 500) for any event, prediction, adjustment or PATCH dated
+    within window_years of year 1: the window's start fell before the calendar. The window
+    now reaches back to the calendar's start."""
+    await make_ladder(client, "early", "wpe")
+    field = [(f"p{r}", r) for r in range(1, 31)]
+    out = await post_tournament(
+        client, tournament("early", "t1", "0003-06-01", field, **{"class": "main"})
+    )
+    # SYSTEMS.md "wpe": a main tournament of 30 (influence 5, inflow 2.5, 7 places) gives
+    # the winner (5 + 2.5) * 12.
+    assert out["changes"][0]["delta"] == pytest.approx((5 + 2.5) * 12)
+    assert out["changes"][0]["details"]["window_start"] is None
+    adjusted = await client.put(
+        "/ladders/early/players/p2", json={"rating": 10, "at": "0001-01-01T00:00:00Z"}
+    )
+    assert adjusted.status_code == 200, adjusted.text
+    prediction = {
+        "ladder": "early",
+        "players": [{"player": "p1"}],
+        "size": 30,
+        "class": "main",
+        "held_on": "0004-01-01",
+        "placements": [1],
+    }
+    predicted = await client.post("/predictions", json=prediction)
+    assert predicted.status_code == 200, predicted.text
+    assert predicted.json()["players"][0]["by_placement"][0]["delta"] == pytest.approx(90)
+    patched = await client.patch("/ladders/early", json={"params": {"window_years": 100}})
+    assert patched.status_code == 200, patched.text
+    late = tournament("early", "t2", "9999-12-31", field, **{"class": "main"})
+    winner = (await post_tournament(client, late))["changes"][0]
+    # The window of 100 years before 9999-12-31 has dropped the year-3 win: 90 out, 90 in.
+    assert winner["details"]["window_start"] == "9899-12-31"
+    assert winner["details"]["dropped_points"] == pytest.approx(90)
+    assert winner["rating_after"] == pytest.approx(90)
