@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -171,29 +172,38 @@ async def test_a_glicko2_result_that_overflows_is_a_422_and_stores_nothing(
     """Within the ranges, a history far from the model can still overflow Glicko-2: two
     players adjusted 10,000 points apart, 150 upsets in one day (each moves the underdog by
     about phi'^2 on the Glicko-2 scale), and the next day's game overflows Delta^2 in step 5.
-    The engine reports it as the event's 422, not a 500."""
+    The engine reports it as the event's 422, not a 500, and neither the game, its dry run nor
+    a prediction of it (today, a later period too) stores anything or fails."""
+    # A fixed day, so that the upsets never straddle midnight (one period).
+    day = datetime(2026, 1, 1, 9, tzinfo=UTC)
     await make_ladder(client, "far", "glicko2", period="day")
     for player, rating, rd in (("low", 1500 - 5000, 350), ("high", 1500 + 5000, 1)):
-        body = {"rating": rating, "deviation": rd, "at": at(0)}
+        body = {"rating": rating, "deviation": rd, "at": at(0, day)}
         response = await client.put(f"/ladders/far/players/{player}", json=body)
         assert response.status_code == 200, response.text
     upsets = [
         {
             "ladder": "far",
             "id": f"u{n}",
-            "played_at": at(1 + n),
+            "played_at": at(1 + n, day),
             "players": [{"player": "low", "rank": 1}, {"player": "high", "rank": 2}],
         }
         for n in range(150)
     ]
     response = await client.post("/games/batch", json={"games": upsets})
     assert response.status_code == 200, response.text
-    next_day = {**upsets[0], "id": "next", "played_at": at(DAY + 1)}
-    refused = await client.post("/games", json=next_day)
-    assert refused.status_code == 422, refused.text
-    assert refused.headers["content-type"] == "application/problem+json"
-    error = refused.json()["errors"][0]
-    assert error["loc"] == ["players"]
-    assert "OverflowError" in error["msg"]
+    next_day = {**upsets[0], "id": "next", "played_at": at(DAY + 1, day)}
+    for url in ("/games", "/games?dry_run=true"):
+        refused = await client.post(url, json=next_day)
+        assert refused.status_code == 422, refused.text
+        assert refused.headers["content-type"] == "application/problem+json"
+        error = refused.json()["errors"][0]
+        assert error["loc"] == ["players"]
+        assert "OverflowError" in error["msg"]
     assert (await client.get("/ladders/far/games/next")).status_code == 404
     assert (await client.get("/ladders/far")).json()["games"] == 150
+    predicted = await client.post(
+        "/predictions",
+        json={"ladder": "far", "players": [{"player": "low"}, {"player": "high"}]},
+    )
+    assert predicted.status_code == 422, predicted.text
