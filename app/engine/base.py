@@ -1,4 +1,9 @@
-"""Shared building blocks for system modules (kept small: no system logic lives here)."""
+"""Shared building blocks for system modules (kept small: no system logic lives here).
+
+A system module declares its parameters (:class:`~app.engine.params.ParamSpec`), a frozen
+``XConfig`` dataclass built once from a ladder's checked parameters, and a rater holding both;
+:class:`RatingSystem` ties them together (docs/systems/README.md, "Adding a system").
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from app.engine.errors import InvalidEvent
 from app.engine.params import resolve
@@ -27,12 +32,34 @@ WIN = 1.0
 DRAW = 0.5
 LOSS = 0.0
 
+#: Not from the sources: the largest magnitude of a rating an administrator may set (the
+#: Glicko family has its own, narrower bound). A billion times the largest parameter of
+#: :data:`~app.engine.params.SCALE_LIMIT` scale, it keeps every sum of a table's ratings and
+#: every product with a parameter (NADF's pot and LA / WA, Elo's R + K (S - E)) hundreds of
+#: orders of magnitude below float overflow, where a rating near 1.8e308 made them infinite.
+RATING_LIMIT = 1e15
+
+
+#: A system's typed configuration (its ``XConfig``).
+ConfigT = TypeVar("ConfigT")
+
 
 @dataclass(frozen=True, slots=True)
-class BaseRater:
-    """Defaults for the parts of a rater most systems share."""
+class BaseRater(Generic[ConfigT]):
+    """Defaults for the parts of a rater most systems share.
+
+    ``params`` are the ladder's complete parameters as stored and shown (defaults filled in);
+    ``config`` the same parameters checked once and typed, which is all the formulas read.
+    """
 
     params: Mapping[str, Json]
+    config: ConfigT
+
+    @property
+    def rates_draws(self) -> bool:
+        """Whether a game whose best rank is shared changes ratings (Fundox: by its
+        ``draw_policy``; every other system: yes)."""
+        return True
 
     def initial_ladder_state(self) -> Mapping[str, Json]:
         return EMPTY
@@ -53,10 +80,15 @@ class BaseRater:
     ) -> PlayerState:
         """Plain systems keep only the rating; deviation and volatility are refused.
 
-        The rating must be finite and pass :meth:`check_adjusted_rating`; the state is then
-        :meth:`adjusted_rating`'s.
+        The rating must be finite, at most :data:`RATING_LIMIT` in magnitude, and pass
+        :meth:`check_adjusted_rating`; the state is then :meth:`adjusted_rating`'s.
         """
         require_finite(("rating",), rating)
+        if abs(rating) > RATING_LIMIT:
+            raise InvalidEvent(
+                ("rating",),
+                f"must be between {-RATING_LIMIT:g} and {RATING_LIMIT:g}, got {rating:g}",
+            )
         self.check_adjusted_rating(rating)
         if deviation is not None:
             raise InvalidEvent(("deviation",), "this system has no rating deviation")
@@ -76,29 +108,28 @@ class BaseRater:
         return PlayerState(rating=rating, extra=extra)
 
 
-RaterT = TypeVar("RaterT", bound=BaseRater)
+RaterT = TypeVar("RaterT", bound=BaseRater[Any])
 
 
 @dataclass(frozen=True, slots=True)
-class RatingSystem(Generic[RaterT]):
-    """A system (:class:`app.engine.protocols.System`): its description, and the rater class
-    a ladder's parameters configure.
+class RatingSystem(Generic[ConfigT, RaterT]):
+    """A system (:class:`app.engine.protocols.System`): its description, how a ladder's
+    parameters become its typed configuration, and the rater class built from both.
 
-    ``check`` holds the rules that tie several resolved parameters together (for example every
-    classification needing a table); it raises InvalidParameter.
+    ``config`` (the system's ``XConfig.from_params``) receives parameters already checked one by
+    one against ``info.params`` and raises InvalidParameter for the rules that tie several
+    together (for example every classification needing a table).
     """
 
     info: SystemInfo
-    rater: type[RaterT]
-    check: Callable[[Mapping[str, Json]], None] | None = None
+    config: Callable[[Mapping[str, Json]], ConfigT]
+    rater: Callable[[Mapping[str, Json], ConfigT], RaterT]
 
     def configure(self, params: Mapping[str, Json] | None = None) -> RaterT:
-        """Validate ``params`` against ``info.params`` and ``check`` (InvalidParameter), and
-        build the rater."""
+        """Validate ``params`` (InvalidParameter naming the parameter), build the typed
+        configuration once, and the rater holding it."""
         resolved = resolve(self.info.params, params)
-        if self.check is not None:
-            self.check(resolved)
-        return self.rater(params=resolved)
+        return self.rater(resolved, self.config(resolved))
 
 
 def require_finite(loc: tuple[str | int, ...], value: float) -> None:

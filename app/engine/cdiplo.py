@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.engine.base import RatingSystem
-from app.engine.params import ParamSpec, non_increasing_entries
+from app.engine.params import SCALE_LIMIT, ParamSpec, non_increasing_entries
 from app.engine.placements import (
     Place,
     StandingRule,
@@ -27,6 +27,7 @@ from app.engine.placements import (
     validate_standings,
 )
 from app.engine.protocols import SystemInfo
+from app.engine.sources import BIRSAN_RANKING_SYSTEMS
 from app.engine.types import Json, Placement, PlayerState, Tournament
 
 #: "If you're in the first place + 38 points ... second place + 14 ... third place, + 7"
@@ -46,6 +47,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         check=non_increasing_entries(
             "bonuses must not increase with the place (1st >= 2nd >= ...)"
         ),
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
 )
 
@@ -58,7 +61,7 @@ INFO = SystemInfo(
         "1st, 14 for 2nd and 7 for 3rd; tied players share the average of their places' "
         "points. The ranking is the sum over events."
     ),
-    sources=("001_f1e33522112d1554.txt",),
+    sources=(BIRSAN_RANKING_SYSTEMS,),
     params=PARAMS,
 )
 
@@ -69,7 +72,18 @@ def base_points(N: int, place: int) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class CdiploRater(StandingsRater):
+class CdiploConfig:
+    """A ladder's C-Diplo parameters, checked and typed: the bonus by place."""
+
+    bonus: tuple[float, ...]
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> CdiploConfig:
+        return cls(bonus=tuple(float(b) for b in params["bonus"]))
+
+
+@dataclass(frozen=True, slots=True)
+class CdiploRater(StandingsRater[CdiploConfig]):
     """A C-Diplo ladder with resolved parameters."""
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
@@ -80,7 +94,7 @@ class CdiploRater(StandingsRater):
 
     def standing_rule(self, tournament: Tournament) -> StandingRule:
         N = player_count(tournament.standings)
-        bonus: list[float] = [float(b) for b in self.params["bonus"]]
+        bonus = self.config.bonus
 
         def rule(s: Placement, p: Place, old: PlayerState) -> tuple[PlayerState, dict[str, Json]]:
             base = p.mean_over(lambda k: base_points(N, k))
@@ -98,4 +112,4 @@ class CdiploRater(StandingsRater):
         return rule
 
 
-SYSTEM = RatingSystem(info=INFO, rater=CdiploRater)
+SYSTEM = RatingSystem(info=INFO, config=CdiploConfig.from_params, rater=CdiploRater)

@@ -28,7 +28,12 @@ from itertools import pairwise
 
 from app.engine.base import RatingSystem
 from app.engine.errors import InvalidParameter
-from app.engine.params import ParamSpec, non_increasing_entries, nonnegative_number
+from app.engine.params import (
+    SCALE_LIMIT,
+    ParamSpec,
+    non_increasing_entries,
+    nonnegative_number,
+)
 from app.engine.placements import (
     Place,
     StandingRule,
@@ -38,6 +43,7 @@ from app.engine.placements import (
     validate_standings,
 )
 from app.engine.protocols import SystemInfo
+from app.engine.sources import BIRSAN_RANKING_SYSTEMS
 from app.engine.types import Json, Placement, PlayerState, Tournament, frozen
 
 #: The ordered classifications, lowest first (SYSTEMS.md "daanz").
@@ -120,6 +126,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         "the project's reading of seed 001 (a veteran earns 3 for 10 centres; a champion "
         "earns from 16 centres on).",
         check=_check_masterpoints,
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "promotion",
@@ -128,6 +136,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         "By classification (all but the first): the total masterpoints at which a player is "
         "promoted to it; thresholds rise with the classification.",
         check=_check_promotion,
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "placing_bonus",
@@ -136,6 +146,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         "Bonus masterpoints by place (entry 1 for 1st, ...), tied players sharing the average; "
         "none by default.",
         check=non_increasing_entries("bonuses must not increase with the place"),
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
 )
 
@@ -149,7 +161,7 @@ INFO = SystemInfo(
         "only from 16); the rating is the total, and a total past a threshold promotes the "
         "player to the next classification. The default table is the project's own reading."
     ),
-    sources=("001_f1e33522112d1554.txt",),
+    sources=(BIRSAN_RANKING_SYSTEMS,),
     params=PARAMS,
 )
 
@@ -164,33 +176,75 @@ def centre_points(rows: Sequence[Sequence[float]], centres: int) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class DaanzRater(StandingsRater):
-    """A DAANZ ladder with resolved parameters."""
+class DaanzConfig:
+    """A ladder's DAANZ parameters, checked and typed."""
 
-    @property
-    def classifications(self) -> list[str]:
-        return [str(c) for c in self.params["classifications"]]
+    #: Lowest first; new players hold the first.
+    classifications: tuple[str, ...]
+    #: By classification: rows (lowest final centre count, masterpoints), rising.
+    masterpoints: Mapping[str, tuple[tuple[int, float], ...]]
+    #: By classification above the first: the total that promotes a player to it.
+    promotion: Mapping[str, float]
+    placing_bonus: tuple[float, ...]
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> DaanzConfig:
+        """The typed configuration; InvalidParameter unless there is a masterpoints table for
+        every classification and a threshold for every one above the first, the thresholds
+        rising with the classification."""
+        order = tuple(str(c) for c in params["classifications"])
+        table = params["masterpoints"]
+        if sorted(table) != sorted(order):
+            raise InvalidParameter(
+                "masterpoints", f"must give a table for each classification: {', '.join(order)}"
+            )
+        promotion = params["promotion"]
+        if sorted(promotion) != sorted(order[1:]):
+            raise InvalidParameter(
+                "promotion",
+                f"must give a threshold for each classification above the first: "
+                f"{', '.join(order[1:]) or 'none'}",
+            )
+        thresholds = [float(promotion[name]) for name in order[1:]]
+        if any(b <= a for a, b in pairwise(thresholds)):
+            raise InvalidParameter("promotion", "thresholds must rise with the classification")
+        return cls(
+            classifications=order,
+            masterpoints=frozen(
+                {
+                    name: tuple((int(low), float(points)) for low, points in rows)
+                    for name, rows in table.items()
+                }
+            ),
+            promotion=frozen({name: float(v) for name, v in promotion.items()}),
+            placing_bonus=tuple(float(b) for b in params["placing_bonus"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DaanzRater(StandingsRater[DaanzConfig]):
+    """A DAANZ ladder with resolved parameters."""
 
     def classification_of(self, state: PlayerState) -> str:
         """The held classification; a state without one (or with an unknown one) holds the
         first."""
         held = state.extra.get(CLASSIFICATION)
-        order = self.classifications
+        order = self.config.classifications
         return str(held) if held in order else order[0]
 
     def promoted(self, held: str, total: float) -> str:
         """The highest classification above ``held`` whose threshold ``total`` reaches."""
-        order = self.classifications
-        promotion = self.params["promotion"]
+        order = self.config.classifications
+        promotion = self.config.promotion
         result = held
         for name in order[order.index(held) + 1 :]:
-            if total >= float(promotion[name]):
+            if total >= promotion[name]:
                 result = name
         return result
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
         return PlayerState(
-            rating=INITIAL_TOTAL, extra=frozen({CLASSIFICATION: self.classifications[0]})
+            rating=INITIAL_TOTAL, extra=frozen({CLASSIFICATION: self.config.classifications[0]})
         )
 
     def validate_tournament(self, tournament: Tournament) -> None:
@@ -198,8 +252,8 @@ class DaanzRater(StandingsRater):
         validate_centres(tournament, MAX_CENTRES)
 
     def standing_rule(self, tournament: Tournament) -> StandingRule:
-        table = self.params["masterpoints"]
-        bonus: list[float] = [float(b) for b in self.params["placing_bonus"]]
+        table = self.config.masterpoints
+        bonus = self.config.placing_bonus
 
         def rule(s: Placement, p: Place, old: PlayerState) -> tuple[PlayerState, dict[str, Json]]:
             held = self.classification_of(old)
@@ -234,25 +288,4 @@ class DaanzRater(StandingsRater):
         return PlayerState(rating=rating, extra=frozen(extra))
 
 
-def check_params(params: Mapping[str, Json]) -> None:
-    """A masterpoints table for every classification, and thresholds for every one above the
-    first, rising with the classification."""
-    order = [str(c) for c in params["classifications"]]
-    table = params["masterpoints"]
-    if sorted(table) != sorted(order):
-        raise InvalidParameter(
-            "masterpoints", f"must give a table for each classification: {', '.join(order)}"
-        )
-    promotion = params["promotion"]
-    if sorted(promotion) != sorted(order[1:]):
-        raise InvalidParameter(
-            "promotion",
-            f"must give a threshold for each classification above the first: "
-            f"{', '.join(order[1:]) or 'none'}",
-        )
-    thresholds = [float(promotion[name]) for name in order[1:]]
-    if any(b <= a for a, b in pairwise(thresholds)):
-        raise InvalidParameter("promotion", "thresholds must rise with the classification")
-
-
-SYSTEM = RatingSystem(info=INFO, rater=DaanzRater, check=check_params)
+SYSTEM = RatingSystem(info=INFO, config=DaanzConfig.from_params, rater=DaanzRater)

@@ -29,6 +29,7 @@ from app.engine.placements import (
     validate_standings,
 )
 from app.engine.protocols import SystemInfo
+from app.engine.sources import BIRSAN_RANKING_SYSTEMS, WDD_DPTR
 from app.engine.types import Json, Placement, PlayerState, Tournament
 
 #: "Each player begins with an initial rating of 40" (seed 000).
@@ -99,7 +100,7 @@ INFO = SystemInfo(
         "World Championship, else N/7 + 2 (one round) or N/3.5 + 2 (more rounds), at most 15, "
         "and 0 before the cutoff date. Initial rating 40."
     ),
-    sources=("000_284a3da9f95a5144.txt", "001_f1e33522112d1554.txt"),
+    sources=(WDD_DPTR, BIRSAN_RANKING_SYSTEMS),
     params=PARAMS,
 )
 
@@ -121,11 +122,28 @@ def tournament_value(N: int, rounds: int, world_championship: bool, counts: bool
 
 
 @dataclass(frozen=True, slots=True)
-class DptrRater(StandingsRater):
+class DptrConfig:
+    """A ladder's DPTR parameters, checked and typed."""
+
+    initial: float
+    cutoff: date
+    ties: str
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> DptrConfig:
+        return cls(
+            initial=float(params["initial"]),
+            cutoff=date.fromisoformat(str(params["cutoff"])),
+            ties=str(params["ties"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DptrRater(StandingsRater[DptrConfig]):
     """A DPTR ladder with resolved parameters."""
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
-        return PlayerState(rating=float(self.params["initial"]))
+        return PlayerState(rating=self.config.initial)
 
     def validate_tournament(self, tournament: Tournament) -> None:
         validate_standings(tournament)
@@ -133,10 +151,12 @@ class DptrRater(StandingsRater):
 
     def standing_rule(self, tournament: Tournament) -> StandingRule:
         N = player_count(tournament.standings)
-        ties = str(self.params["ties"])
-        cutoff = date.fromisoformat(str(self.params["cutoff"]))
+        ties = self.config.ties
         TV = tournament_value(
-            N, tournament.rounds, tournament.world_championship, tournament.held_on >= cutoff
+            N,
+            tournament.rounds,
+            tournament.world_championship,
+            tournament.held_on >= self.config.cutoff,
         )
 
         def rule(s: Placement, p: Place, old: PlayerState) -> tuple[PlayerState, dict[str, Json]]:
@@ -154,4 +174,4 @@ class DptrRater(StandingsRater):
         return rule
 
 
-SYSTEM = RatingSystem(info=INFO, rater=DptrRater)
+SYSTEM = RatingSystem(info=INFO, config=DptrConfig.from_params, rater=DptrRater)

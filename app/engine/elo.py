@@ -19,7 +19,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.engine.base import RatingSystem, duel_score, rated_change, require_player_count
-from app.engine.elo_family import EloFamilyRater, duel_delta, logistic_expected_score
+from app.engine.elo_family import (
+    EloFamilyConfig,
+    EloFamilyRater,
+    duel_delta,
+    initial_rating_param,
+    logistic_expected_score,
+    positive_param,
+)
 from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
 from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState
@@ -32,23 +39,17 @@ SCALE = 400.0
 MIN_PLAYERS = 2
 
 PARAMS: tuple[ParamSpec, ...] = (
-    ParamSpec("initial", "number", INITIAL_RATING, "Rating of a player before its first game."),
-    ParamSpec(
+    initial_rating_param(INITIAL_RATING, "Rating of a player before its first game."),
+    positive_param(
         "k",
-        "number",
         K_FACTOR,
         "K: the most a two-player game can move a rating; a table of N players shares "
         "K / (N - 1) per virtual duel.",
-        minimum=0.0,
-        exclusive_minimum=True,
     ),
-    ParamSpec(
+    positive_param(
         "scale",
-        "number",
         SCALE,
         "Rating difference at which the stronger player is expected to score 10 to 1.",
-        minimum=0.0,
-        exclusive_minimum=True,
     ),
 )
 
@@ -71,7 +72,20 @@ INFO = SystemInfo(
 
 
 @dataclass(frozen=True, slots=True)
-class EloRater(EloFamilyRater):
+class EloConfig(EloFamilyConfig):
+    """A ladder's Elo parameters, checked and typed."""
+
+    k: float
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> EloConfig:
+        return cls(
+            initial=float(params["initial"]), scale=float(params["scale"]), k=float(params["k"])
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EloRater(EloFamilyRater[EloConfig]):
     """Elo configured with a ladder's ``initial``, ``k`` and ``scale``."""
 
     def validate_game(self, game: Game) -> None:
@@ -85,8 +99,8 @@ class EloRater(EloFamilyRater):
     ) -> Outcome:
         players = game.participants
         N = len(players)
-        K = float(self.params["k"])
-        scale = self.scale
+        K = self.config.k
+        scale = self.config.scale
         K_per_duel = K / (N - 1)
         keys = [PlayerKey(p.player) for p in players]
         states = [before[key] for key in keys]
@@ -125,4 +139,4 @@ class EloRater(EloFamilyRater):
         return Outcome(changes=tuple(changes))
 
 
-SYSTEM = RatingSystem(info=INFO, rater=EloRater)
+SYSTEM = RatingSystem(info=INFO, config=EloConfig.from_params, rater=EloRater)

@@ -16,8 +16,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from app.engine.base import BaseRater
+from app.engine.params import SCALE_LIMIT, ParamSpec
 from app.engine.types import Game, Json, PlayerState
 
 #: The base of Elo's logistic curve: a rating difference of one ``scale`` means odds of 10:1.
@@ -42,22 +44,50 @@ def duel_delta(K: float, S: float, E: float) -> float:
     return K * (S - E)
 
 
-@dataclass(frozen=True, slots=True)
-class EloFamilyRater(BaseRater):
-    """Defaults shared by the family: a plain rating starting at the ``initial`` parameter, and
-    the logistic expected score over the ``scale`` parameter."""
+def initial_rating_param(default: float, description: str) -> ParamSpec:
+    """The family's ``initial`` parameter: any rating within +-:data:`SCALE_LIMIT`."""
+    return ParamSpec(
+        "initial", "number", default, description, minimum=-SCALE_LIMIT, maximum=SCALE_LIMIT
+    )
 
-    @property
-    def scale(self) -> float:
-        """The divisor of the rating difference in E (Elo and NAF: the ``scale`` parameter)."""
-        return float(self.params["scale"])
+
+def positive_param(name: str, default: float, description: str) -> ParamSpec:
+    """A K, a scale or a divisor: greater than 0 (a divisor of 0 has no meaning, a K of 0
+    rates nothing) and at most :data:`SCALE_LIMIT`."""
+    return ParamSpec(
+        name,
+        "number",
+        default,
+        description,
+        minimum=0.0,
+        exclusive_minimum=True,
+        maximum=SCALE_LIMIT,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class EloFamilyConfig:
+    """What the family's shared parts read: the ``initial`` rating and the ``scale`` of E."""
+
+    initial: float
+    #: The divisor of the rating difference in E (Elo and NAF: ``scale``; Fundox: ``divisor``).
+    scale: float
+
+
+ConfigT = TypeVar("ConfigT", bound=EloFamilyConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class EloFamilyRater(BaseRater[ConfigT]):
+    """Defaults shared by the family: a plain rating starting at ``config.initial``, and the
+    logistic expected score over ``config.scale``."""
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
-        return PlayerState(rating=float(self.params["initial"]))
+        return PlayerState(rating=self.config.initial)
 
     def expected_score(
         self, player: PlayerState, opponent: PlayerState, game: Game | None = None
     ) -> float:
         """E = 1 / (1 + 10^((R_opp - R) / scale)), the probability that ``player`` wins a duel
         against ``opponent`` (NAF's Win Probability; Fundox's implied win probability)."""
-        return logistic_expected_score(player.rating, opponent.rating, self.scale)
+        return logistic_expected_score(player.rating, opponent.rating, self.config.scale)

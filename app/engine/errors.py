@@ -32,3 +32,9 @@ class NonFiniteResult(InvalidEvent):
     """The system produced a rating, deviation or volatility that is not a finite number:
     the event's ratings or the ladder's parameters are too large for it (an overflow), or
     the system has a fault. Nothing of the event may be stored."""
+
+
+class IterationLimit(ArithmeticError):
+    """An iterative step of a system (Glicko-2's volatility) ran past its bound without
+    converging. Like an overflow, :func:`app.engine.ledger.rate_event` reports it as a
+    NonFiniteResult naming the event."""

@@ -27,7 +27,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.engine.base import DRAW, WIN, RatingSystem, rated_change, require_player_count
-from app.engine.elo_family import EloFamilyRater, duel_delta, logistic_expected_score
+from app.engine.elo_family import (
+    EloFamilyConfig,
+    EloFamilyRater,
+    duel_delta,
+    initial_rating_param,
+    logistic_expected_score,
+    positive_param,
+)
 from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
 from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState, frozen
@@ -54,22 +61,14 @@ ROLE_DRAW = "draw"
 ROLE_LOSER = "loser"
 
 PARAMS: tuple[ParamSpec, ...] = (
-    ParamSpec("initial", "number", INITIAL_RATING, "Rating of a player before its first game."),
-    ParamSpec(
+    initial_rating_param(INITIAL_RATING, "Rating of a player before its first game."),
+    positive_param(
         "max_exchange",
-        "number",
         MAX_EXCHANGE,
         "The numerator of the pair amount: what a win and a loss of one pair add up to.",
-        minimum=0.0,
-        exclusive_minimum=True,
     ),
-    ParamSpec(
-        "divisor",
-        "number",
-        DIVISOR,
-        "The divisor of the rating difference in the pair amount's exponent.",
-        minimum=0.0,
-        exclusive_minimum=True,
+    positive_param(
+        "divisor", DIVISOR, "The divisor of the rating difference in the pair amount's exponent."
     ),
     ParamSpec(
         "draw_policy",
@@ -90,7 +89,7 @@ INFO = SystemInfo(
         "games each loser pays the single winner what it would lose 1 vs 1; losers exchange "
         "nothing. Shared first places follow the draw_policy parameter. Zero-sum."
     ),
-    sources=("003_2f9c47745724d002.txt",),
+    sources=("Fundox, Ratings (the site's help page; formula by the player badtoper)",),
     params=PARAMS,
     default_active_within_days=ACTIVE_WITHIN_DAYS,
     duel=True,
@@ -98,26 +97,43 @@ INFO = SystemInfo(
 
 
 @dataclass(frozen=True, slots=True)
-class FundoxRater(EloFamilyRater):
+class FundoxConfig(EloFamilyConfig):
+    """A ladder's Fundox parameters, checked and typed. ``scale`` is the ``divisor`` 800 of the
+    pair amount: the scale of E = 1 / (1 + 10^((R_opp - R) / 800)), the win probability the pair
+    amount implies (a win is worth ``max_exchange * (1 - E)``)."""
+
+    max_exchange: float
+    draw_policy: str
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> FundoxConfig:
+        return cls(
+            initial=float(params["initial"]),
+            scale=float(params["divisor"]),
+            max_exchange=float(params["max_exchange"]),
+            draw_policy=str(params["draw_policy"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FundoxRater(EloFamilyRater[FundoxConfig]):
     """Fundox configured with ``initial``, ``max_exchange``, ``divisor`` and ``draw_policy``."""
+
+    @property
+    def rates_draws(self) -> bool:
+        """A shared first place changes ratings unless ``draw_policy`` is ``"none"``."""
+        return self.config.draw_policy != DRAW_POLICY_NONE
 
     def validate_game(self, game: Game) -> None:
         require_player_count(game.participants, MIN_PLAYERS, MAX_PLAYERS)
-
-    @property
-    def scale(self) -> float:
-        """The ``divisor`` 800 of the pair amount, the scale of E = 1 / (1 + 10^((R_opp - R) /
-        800)): the win probability the pair amount implies (a win is worth
-        ``max_exchange * (1 - E)``)."""
-        return float(self.params["divisor"])
 
     def pair_amount(self, R_A: float, R_B: float, S_A: float) -> float:
         """What A gains (B loses) from a pair result S_A: max_exchange * (S_A - E_A).
 
         For S_A = 1 this is the seed's 16 / (1 + 10^((R_A - R_B) / 800)).
         """
-        E_A = logistic_expected_score(R_A, R_B, self.scale)
-        return duel_delta(float(self.params["max_exchange"]), S_A, E_A)
+        E_A = logistic_expected_score(R_A, R_B, self.config.scale)
+        return duel_delta(self.config.max_exchange, S_A, E_A)
 
     def rate_game(
         self,
@@ -126,7 +142,7 @@ class FundoxRater(EloFamilyRater):
         ladder_state: Mapping[str, Json],
     ) -> Outcome:
         players = game.participants
-        policy = str(self.params["draw_policy"])
+        policy = self.config.draw_policy
         keys = [PlayerKey(p.player) for p in players]
         states = [before[key] for key in keys]
         R = [state.rating for state in states]
@@ -196,4 +212,4 @@ class FundoxRater(EloFamilyRater):
         }
 
 
-SYSTEM = RatingSystem(info=INFO, rater=FundoxRater)
+SYSTEM = RatingSystem(info=INFO, config=FundoxConfig.from_params, rater=FundoxRater)

@@ -28,9 +28,18 @@ from dataclasses import dataclass
 
 from app.engine.base import RatingSystem
 from app.engine.errors import InvalidEvent
-from app.engine.glicko_family import DEVIATION_MIN, GlickoFamilyRater, PeriodStep
+from app.engine.glicko_family import (
+    DEVIATION_MAX,
+    GlickoFamilyConfig,
+    GlickoFamilyRater,
+    PeriodStep,
+    initial_deviation_param,
+    initial_rating_param,
+    period_param,
+    ranking_multiplier_param,
+)
 from app.engine.params import ParamSpec
-from app.engine.periods import PERIOD_CHOICES, PERIOD_GAME, PeriodResult, Position
+from app.engine.periods import PeriodResult, Position
 from app.engine.protocols import SystemInfo
 from app.engine.types import Game, Json, PlayerState
 
@@ -39,27 +48,16 @@ Q = math.log(10.0) / 400.0
 #: Glickman: the base and divisor of the expected-score curve 10^(-g (r - r_j) / 400).
 LOGISTIC_BASE = 10.0
 RATING_SCALE = 400.0
-#: Glickman, step 1: an unrated player's rating and RD.
-INITIAL_RATING = 1500.0
-INITIAL_DEVIATION = 350.0
 #: SYSTEMS.md "glicko" (Glickman's example value): c, the RD growth per idle period.
 C = 34.6
-#: Seed 004 (NAF presentation, shared with glicko2): rank by r - 2.5 RD.
-RANKING_MULTIPLIER = 2.5
+#: Not from the sources: c past the largest initial RD restores any RD in one period, as
+#: that RD itself would.
+C_MAX = DEVIATION_MAX
 
 PARAMS: tuple[ParamSpec, ...] = (
-    ParamSpec(
-        "initial_rating",
-        "number",
-        INITIAL_RATING,
-        "Rating r of a player before its first game (Glickman: 1500).",
-    ),
-    ParamSpec(
-        "initial_deviation",
-        "number",
-        INITIAL_DEVIATION,
-        "Rating deviation RD of a new player (Glickman: 350); also the cap of step 1.",
-        minimum=DEVIATION_MIN,
+    initial_rating_param("Rating r of a player before its first game (Glickman: 1500)."),
+    initial_deviation_param(
+        "Rating deviation RD of a new player (Glickman: 350); also the cap of step 1."
     ),
     ParamSpec(
         "c",
@@ -68,22 +66,15 @@ PARAMS: tuple[ParamSpec, ...] = (
         "Step 1: RD grows to sqrt(RD^2 + c^2 t) after t rating periods (Glickman's example: "
         "34.6, so that RD 50 returns to 350 after 100 idle periods).",
         minimum=0.0,
+        maximum=C_MAX,
     ),
-    ParamSpec(
-        "period",
-        "string",
-        PERIOD_GAME,
+    period_param(
         "Rating period: 'game' (each game is its own period), or 'day', 'week' (ISO, Monday "
         "start) or 'month' in UTC: a player's games in one period are rated together from "
-        "the period-start state.",
-        choices=PERIOD_CHOICES,
+        "the period-start state."
     ),
-    ParamSpec(
-        "ranking_multiplier",
-        "number",
-        RANKING_MULTIPLIER,
-        "The leaderboard ranks by ranking_value = rating - ranking_multiplier * RD.",
-        minimum=0.0,
+    ranking_multiplier_param(
+        "The leaderboard ranks by ranking_value = rating - ranking_multiplier * RD."
     ),
 )
 
@@ -200,15 +191,29 @@ def rate_period(r: float, RD: float, opponents: Sequence[Opponent]) -> PeriodUpd
 
 
 @dataclass(frozen=True, slots=True)
-class GlickoRater(GlickoFamilyRater):
+class GlickoConfig(GlickoFamilyConfig):
+    """A ladder's Glicko-1 parameters, checked and typed."""
+
+    c: float
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> GlickoConfig:
+        return cls(
+            initial_rating=float(params["initial_rating"]),
+            initial_deviation=float(params["initial_deviation"]),
+            period=str(params["period"]),
+            ranking_multiplier=float(params["ranking_multiplier"]),
+            c=float(params["c"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GlickoRater(GlickoFamilyRater[GlickoConfig]):
     """Glicko-1 configured with a ladder's parameters (see :data:`PARAMS`)."""
 
-    @property
-    def c(self) -> float:
-        return float(self.params["c"])
-
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
-        return PlayerState(rating=self.initial_rating, deviation=self.initial_deviation)
+        config = self.config
+        return PlayerState(rating=config.initial_rating, deviation=config.initial_deviation)
 
     def adjusted_values(
         self,
@@ -237,7 +242,7 @@ class GlickoRater(GlickoFamilyRater):
 
     def grown_deviation(self, state: PlayerState, periods: int) -> float:
         """Step 1: RD = min(sqrt(RD_old^2 + c^2 t), initial RD)."""
-        return RD_onset(self._RD(state), periods, self.c, self.initial_deviation)
+        return RD_onset(self._RD(state), periods, self.config.c, self.config.initial_deviation)
 
     def rate_results(self, base: PlayerState, results: tuple[PeriodResult, ...]) -> PeriodStep:
         """Step 2 from the onset state ``base`` (after step 1) over the period's results."""
@@ -248,7 +253,7 @@ class GlickoRater(GlickoFamilyRater):
         d2 = update.d_squared
         terms: dict[str, Json] = {
             "q": Q,
-            "c": self.c,
+            "c": self.config.c,
             "g": list(update.g),
             "E": list(update.E),
             "d_squared": d2,
@@ -257,4 +262,4 @@ class GlickoRater(GlickoFamilyRater):
         return PeriodStep(update.r, update.RD, None, update.g, update.E, terms)
 
 
-SYSTEM = RatingSystem(info=INFO, rater=GlickoRater)
+SYSTEM = RatingSystem(info=INFO, config=GlickoConfig.from_params, rater=GlickoRater)

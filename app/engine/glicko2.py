@@ -32,29 +32,38 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from app.engine.base import RatingSystem, require_finite
-from app.engine.errors import InvalidEvent
-from app.engine.glicko_family import DEVIATION_MIN, GlickoFamilyRater, PeriodStep
+from app.engine.errors import InvalidEvent, IterationLimit
+from app.engine.glicko_family import (
+    GlickoFamilyConfig,
+    GlickoFamilyRater,
+    PeriodStep,
+    initial_deviation_param,
+    initial_rating_param,
+    period_param,
+    ranking_multiplier_param,
+)
 from app.engine.params import ParamSpec
-from app.engine.periods import PERIOD_CHOICES, PERIOD_GAME, PeriodResult, Position
+from app.engine.periods import PeriodResult, Position
 from app.engine.protocols import SystemInfo
+from app.engine.sources import NAF_RANKINGS
 from app.engine.types import Game, Json, PlayerState
 
 #: Glickman (2013), step 2: the factor between the Glicko scale and the Glicko-2 scale.
 SCALE = 173.7178
 #: Glickman (2013), step 2: the Glicko rating that is mu = 0 on the Glicko-2 scale.
 RATING_CENTRE = 1500.0
-#: Glickman (2013), step 1: an unrated player's rating, RD and volatility.
-INITIAL_RATING = 1500.0
-INITIAL_DEVIATION = 350.0
+#: Glickman (2013), step 1: an unrated player's volatility (rating and RD: the family's).
 INITIAL_VOLATILITY = 0.06
 #: SYSTEMS.md "glicko2": the system constant tau (Glickman: "between 0.3 and 1.2").
 TAU = 0.5
 #: Glickman (2013), step 5: the convergence tolerance epsilon of the Illinois iteration.
 EPSILON = 0.000001
+#: Step 5's loops stop here: lichess's Glicko-2 (lila, modules/rating, RatingCalculator's
+#: ITERATION_MAX) gives up after 1,000 iterations of the Illinois loop, where convergence
+#: takes a handful; past it the update is an error, not a hang.
+MAX_ITERATIONS = 1000
 #: pi^2 of step 3's g(phi), computed once.
 PI_SQUARED = math.pi**2
-#: Seed 004 (NAF): the ranking shown is mu - 2.5 phi on the display scale.
-RANKING_MULTIPLIER = 2.5
 #: Not from the sources, numerical guards: tau must keep (x - a) / tau^2 finite; a volatility
 #: must keep ln(sigma^2) finite (the deviation's guard is the family's DEVIATION_MIN).
 TAU_MIN = 0.01
@@ -63,18 +72,9 @@ VOLATILITY_MIN = 1e-9
 VOLATILITY_MAX = 1.0
 
 PARAMS: tuple[ParamSpec, ...] = (
-    ParamSpec(
-        "initial_rating",
-        "number",
-        INITIAL_RATING,
-        "Rating r of a player before its first game (Glickman: 1500).",
-    ),
-    ParamSpec(
-        "initial_deviation",
-        "number",
-        INITIAL_DEVIATION,
-        "Rating deviation RD of a new player (Glickman: 350); also the cap on RD growth.",
-        minimum=DEVIATION_MIN,
+    initial_rating_param("Rating r of a player before its first game (Glickman: 1500)."),
+    initial_deviation_param(
+        "Rating deviation RD of a new player (Glickman: 350); also the cap on RD growth."
     ),
     ParamSpec(
         "initial_volatility",
@@ -92,21 +92,13 @@ PARAMS: tuple[ParamSpec, ...] = (
         minimum=TAU_MIN,
         maximum=TAU_MAX,
     ),
-    ParamSpec(
-        "period",
-        "string",
-        PERIOD_GAME,
+    period_param(
         "Rating period: 'game' (each game is its own period), or 'day', 'week' (ISO, Monday "
         "start) or 'month' in UTC: a player's games in one period are rated together from "
-        "the period-start state; RD grows by the no-game step for each empty period.",
-        choices=PERIOD_CHOICES,
+        "the period-start state; RD grows by the no-game step for each empty period."
     ),
-    ParamSpec(
-        "ranking_multiplier",
-        "number",
-        RANKING_MULTIPLIER,
-        "The leaderboard ranks by ranking_value = rating - ranking_multiplier * RD (NAF: 2.5).",
-        minimum=0.0,
+    ranking_multiplier_param(
+        "The leaderboard ranks by ranking_value = rating - ranking_multiplier * RD (NAF: 2.5)."
     ),
 )
 
@@ -122,7 +114,7 @@ INFO = SystemInfo(
     ),
     sources=(
         "M. E. Glickman, Example of the Glicko-2 system (Boston University, 2013)",
-        "004_3c56f4e0f8d4dd82.txt",
+        NAF_RANKINGS,
         "SYSTEMS.md: glicko2",
     ),
     params=PARAMS,
@@ -207,7 +199,13 @@ def Delta(mu: float, opponents: Sequence[Opponent], v_value: float) -> float:
 
 
 def sigma_prime(
-    phi: float, sigma: float, v_value: float, Delta_value: float, tau: float, epsilon: float
+    phi: float,
+    sigma: float,
+    v_value: float,
+    Delta_value: float,
+    tau: float,
+    epsilon: float,
+    max_iterations: int = MAX_ITERATIONS,
 ) -> float:
     """Step 5: the new volatility sigma' by the Illinois algorithm (Glickman 2013).
 
@@ -218,6 +216,8 @@ def sigma_prime(
     3. While |B - A| > epsilon: C = A + (A - B) f_A / (f_B - f_A); if f_C f_B <= 0 then
        A, f_A = B, f_B, otherwise f_A = f_A / 2; then B, f_B = C, f_C.
     4. sigma' = e^(A / 2).
+
+    Each loop stops after ``max_iterations`` (lichess: 1,000) with IterationLimit.
     """
     a = math.log(sigma**2)
     phi2 = phi**2
@@ -242,10 +242,16 @@ def sigma_prime(
         k = 1
         while f(a - k * tau) < 0:
             k += 1
+            if k > max_iterations:
+                raise IterationLimit(f"step 5.2 found no bracket in {max_iterations} steps")
         B = a - k * tau
     f_A = f(A)
     f_B = f(B)
+    iterations = 0
     while abs(B - A) > epsilon:
+        iterations += 1
+        if iterations > max_iterations:
+            raise IterationLimit(f"step 5.4 did not converge in {max_iterations} iterations")
         C = A + (A - B) * f_A / (f_B - f_A)
         f_C = f(C)
         if f_C * f_B <= 0:
@@ -370,26 +376,38 @@ def idle_phi(phi: float, sigma: float, periods: int, phi_max: float) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class Glicko2Rater(GlickoFamilyRater):
+class Glicko2Config(GlickoFamilyConfig):
+    """A ladder's Glicko-2 parameters, checked and typed."""
+
+    initial_volatility: float
+    tau: float
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> Glicko2Config:
+        return cls(
+            initial_rating=float(params["initial_rating"]),
+            initial_deviation=float(params["initial_deviation"]),
+            period=str(params["period"]),
+            ranking_multiplier=float(params["ranking_multiplier"]),
+            initial_volatility=float(params["initial_volatility"]),
+            tau=float(params["tau"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Glicko2Rater(GlickoFamilyRater[Glicko2Config]):
     """Glicko-2 configured with a ladder's parameters (see :data:`PARAMS`)."""
 
-    @property
-    def initial_volatility(self) -> float:
-        return float(self.params["initial_volatility"])
-
-    @property
-    def tau(self) -> float:
-        return float(self.params["tau"])
-
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
+        config = self.config
         return PlayerState(
-            rating=self.initial_rating,
-            deviation=self.initial_deviation,
-            volatility=self.initial_volatility,
+            rating=config.initial_rating,
+            deviation=config.initial_deviation,
+            volatility=config.initial_volatility,
         )
 
     def _sigma(self, state: PlayerState) -> float:
-        return self.initial_volatility if state.volatility is None else state.volatility
+        return self.config.initial_volatility if state.volatility is None else state.volatility
 
     def adjusted_values(
         self,
@@ -401,7 +419,9 @@ class Glicko2Rater(GlickoFamilyRater):
         """Omitted deviation / volatility keep the previous (or initial) values."""
         deviation = self.adjusted_deviation(previous, deviation)
         if volatility is None:
-            volatility = self.initial_volatility if previous is None else self._sigma(previous)
+            volatility = (
+                self.config.initial_volatility if previous is None else self._sigma(previous)
+            )
         require_finite(("volatility",), volatility)
         if not VOLATILITY_MIN <= volatility <= VOLATILITY_MAX:
             raise InvalidEvent(
@@ -429,7 +449,10 @@ class Glicko2Rater(GlickoFamilyRater):
     def grown_deviation(self, state: PlayerState, periods: int) -> float:
         """The no-game step over ``periods`` empty periods, capped at the initial RD."""
         phi = idle_phi(
-            to_phi(self._RD(state)), self._sigma(state), periods, to_phi(self.initial_deviation)
+            to_phi(self._RD(state)),
+            self._sigma(state),
+            periods,
+            to_phi(self.config.initial_deviation),
         )
         return to_RD(phi)
 
@@ -440,7 +463,7 @@ class Glicko2Rater(GlickoFamilyRater):
         sigma = self._sigma(base)
         # Interpretation (docs/systems/glicko2.md): step 6's phi* is the period's no-game
         # growth, capped at the initial RD like the growth over empty periods.
-        phi_max = to_phi(self.initial_deviation)
+        phi_max = to_phi(self.config.initial_deviation)
         update = rate_period_of(
             mu,
             phi,
@@ -448,7 +471,7 @@ class Glicko2Rater(GlickoFamilyRater):
             [to_mu(result.opponent_rating) for result in results],
             [to_phi(result.opponent_deviation) for result in results],
             [result.score for result in results],
-            self.tau,
+            self.config.tau,
             EPSILON,
             phi_max,
         )
@@ -463,7 +486,7 @@ class Glicko2Rater(GlickoFamilyRater):
             "phi_star": update.phi_star,
             "mu_prime": update.mu,
             "phi_prime": update.phi,
-            "tau": self.tau,
+            "tau": self.config.tau,
         }
         return PeriodStep(
             # Step 8, r' = 173.7178 mu' + 1500, written as r + 173.7178 (mu' - mu) so that a
@@ -478,4 +501,4 @@ class Glicko2Rater(GlickoFamilyRater):
         )
 
 
-SYSTEM = RatingSystem(info=INFO, rater=Glicko2Rater)
+SYSTEM = RatingSystem(info=INFO, config=Glicko2Config.from_params, rater=Glicko2Rater)

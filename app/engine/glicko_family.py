@@ -23,10 +23,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TypeVar
 
 from app.engine.base import BaseRater, require_finite, require_player_count
 from app.engine.errors import InvalidEvent
+from app.engine.params import SCALE_LIMIT, ParamSpec
 from app.engine.periods import (
+    PERIOD_CHOICES,
+    PERIOD_GAME,
     PeriodResult,
     Position,
     adjusted_extra,
@@ -37,9 +41,23 @@ from app.engine.periods import (
 )
 from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState, Standing, frozen
 
+#: Glickman, both papers: an unrated player's rating and RD.
+INITIAL_RATING = 1500.0
+INITIAL_DEVIATION = 350.0
+#: Seed 004 (the NAF presentation, for both systems): rank by r - 2.5 RD.
+RANKING_MULTIPLIER = 2.5
 #: Not from the sources, numerical guard: a deviation below one rating point carries no
 #: meaning, and keeps 1 / RD^2 finite.
 DEVIATION_MIN = 1.0
+#: Not from the sources, numerical guard: the largest initial RD (Glickman's unrated player has
+#: 350). One surprising result moves a rating by up to about RD^2 / 173.7 points (Glicko-1's
+#: q RD^2, Glicko-2's phi^2 on the display scale): about 5,800 at 1,000, a tenth of the rating
+#: gap (about 60,000) at which E (1 - E) underflows and v or d^2 overflows. Larger values broke
+#: ordinary histories: 30,000 overflowed Glicko-2 and 100,000 divided Glicko-1 by zero.
+DEVIATION_MAX = 1000.0
+#: Not from the sources: the leaderboard's ranking value r - m RD needs no more than ten
+#: deviations (NAF: 2.5; TrueSkill's convention: 3).
+RANKING_MULTIPLIER_MAX = 10.0
 #: Not from the sources: an adjusted rating must lie within this distance of the initial rating,
 #: so that E (1 - E) stays far from float underflow (which would make Glicko-1's d^2 or
 #: Glicko-2's v infinite).
@@ -64,33 +82,73 @@ class PeriodStep:
     terms: Mapping[str, Json]
 
 
+def initial_rating_param(description: str) -> ParamSpec:
+    """The family's ``initial_rating`` (Glickman: 1500), within +-:data:`SCALE_LIMIT`."""
+    return ParamSpec(
+        "initial_rating",
+        "number",
+        INITIAL_RATING,
+        description,
+        minimum=-SCALE_LIMIT,
+        maximum=SCALE_LIMIT,
+    )
+
+
+def initial_deviation_param(description: str) -> ParamSpec:
+    """The family's ``initial_deviation`` (Glickman: 350), between :data:`DEVIATION_MIN` and
+    :data:`DEVIATION_MAX`."""
+    return ParamSpec(
+        "initial_deviation",
+        "number",
+        INITIAL_DEVIATION,
+        description,
+        minimum=DEVIATION_MIN,
+        maximum=DEVIATION_MAX,
+    )
+
+
+def period_param(description: str) -> ParamSpec:
+    """The family's ``period``: each game, or a UTC calendar day, ISO week or month."""
+    return ParamSpec("period", "string", PERIOD_GAME, description, choices=PERIOD_CHOICES)
+
+
+def ranking_multiplier_param(description: str) -> ParamSpec:
+    """The family's ``ranking_multiplier`` (NAF: 2.5), from 0 to
+    :data:`RANKING_MULTIPLIER_MAX`."""
+    return ParamSpec(
+        "ranking_multiplier",
+        "number",
+        RANKING_MULTIPLIER,
+        description,
+        minimum=0.0,
+        maximum=RANKING_MULTIPLIER_MAX,
+    )
+
+
 @dataclass(frozen=True, slots=True)
-class GlickoFamilyRater(BaseRater):
+class GlickoFamilyConfig:
+    """The parameters common to the family, checked and typed."""
+
+    initial_rating: float
+    initial_deviation: float
+    period: str
+    ranking_multiplier: float
+
+
+ConfigT = TypeVar("ConfigT", bound=GlickoFamilyConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class GlickoFamilyRater(BaseRater[ConfigT]):
     """A Glicko-family system configured with a ladder's parameters.
 
     The parameters ``initial_rating``, ``initial_deviation``, ``period`` and
-    ``ranking_multiplier`` are common to the family; a subclass supplies the system's growth over
-    idle periods, its rating-period update and its volatility.
+    ``ranking_multiplier`` are common to the family (:class:`GlickoFamilyConfig`); a subclass
+    supplies the system's growth over idle periods, its rating-period update and its volatility.
     """
 
-    @property
-    def initial_rating(self) -> float:
-        return float(self.params["initial_rating"])
-
-    @property
-    def initial_deviation(self) -> float:
-        return float(self.params["initial_deviation"])
-
-    @property
-    def period(self) -> str:
-        return str(self.params["period"])
-
-    @property
-    def ranking_multiplier(self) -> float:
-        return float(self.params["ranking_multiplier"])
-
     def _RD(self, state: PlayerState) -> float:
-        return self.initial_deviation if state.deviation is None else state.deviation
+        return self.config.initial_deviation if state.deviation is None else state.deviation
 
     def _sigma(self, state: PlayerState) -> float | None:
         """The volatility sigma of ``state``; None for a system without one (Glicko-1)."""
@@ -98,7 +156,7 @@ class GlickoFamilyRater(BaseRater):
 
     def ranking_value(self, state: PlayerState) -> float:
         """r - ranking_multiplier * RD (seed 004: mu - 2.5 phi on the display scale)."""
-        return state.rating - self.ranking_multiplier * self._RD(state)
+        return state.rating - self.config.ranking_multiplier * self._RD(state)
 
     def standing(self, state: PlayerState) -> Standing:
         return Standing(
@@ -130,14 +188,15 @@ class GlickoFamilyRater(BaseRater):
         ``"game"`` mode the next game is rated from it without growth.
         """
         require_finite(("rating",), rating)
-        if abs(rating - self.initial_rating) > MAX_RATING_OFFSET:
+        initial_rating = self.config.initial_rating
+        if abs(rating - initial_rating) > MAX_RATING_OFFSET:
             raise InvalidEvent(
                 ("rating",),
                 f"must be within {MAX_RATING_OFFSET:g} of the initial rating "
-                f"{self.initial_rating:g}, got {rating:g}",
+                f"{initial_rating:g}, got {rating:g}",
             )
         state = self.adjusted_values(previous, rating, deviation, volatility)
-        return replace(state, extra=adjusted_extra(period_index(at, self.period), state))
+        return replace(state, extra=adjusted_extra(period_index(at, self.config.period), state))
 
     def adjusted_values(
         self,
@@ -153,14 +212,15 @@ class GlickoFamilyRater(BaseRater):
     def adjusted_deviation(self, previous: PlayerState | None, deviation: float | None) -> float:
         """An adjustment's RD: the previous (or initial) RD when omitted; it must lie between
         :data:`DEVIATION_MIN` and the initial RD."""
+        initial_deviation = self.config.initial_deviation
         if deviation is None:
-            deviation = self.initial_deviation if previous is None else self._RD(previous)
+            deviation = initial_deviation if previous is None else self._RD(previous)
         require_finite(("deviation",), deviation)
-        if not DEVIATION_MIN <= deviation <= self.initial_deviation:
+        if not DEVIATION_MIN <= deviation <= initial_deviation:
             raise InvalidEvent(
                 ("deviation",),
                 f"must be between {DEVIATION_MIN:g} and the initial deviation "
-                f"{self.initial_deviation:g}, got {deviation:g}",
+                f"{initial_deviation:g}, got {deviation:g}",
             )
         return deviation
 
@@ -199,7 +259,7 @@ class GlickoFamilyRater(BaseRater):
         """Rate each player's period with this game's pairwise results added to the results it
         already has in the period (opponents at their period-start values)."""
         players = game.participants
-        period = period_index(game.played_at, self.period)
+        period = period_index(game.played_at, self.config.period)
         keys = [PlayerKey(p.player) for p in players]
         states = [before[key] for key in keys]
         positions = [locate(state, period) for state in states]

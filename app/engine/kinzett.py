@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import MAXYEAR, datetime
 
 from app.engine.base import BaseRater, RatingSystem
 from app.engine.diplomacy import (
@@ -30,7 +30,7 @@ from app.engine.diplomacy import (
     read_game,
 )
 from app.engine.errors import InvalidEvent
-from app.engine.params import ParamSpec
+from app.engine.params import SCALE_LIMIT, ParamSpec
 from app.engine.protocols import SystemInfo
 from app.engine.types import (
     Change,
@@ -61,34 +61,24 @@ PRIMARY_KEY = "primary"
 SECONDARY_KEY = "secondary"
 GAMES_KEY = "games"
 
+
+def _points_param(name: str, default: float, description: str) -> ParamSpec:
+    """A number of points: from 0 to :data:`SCALE_LIMIT`."""
+    return ParamSpec(name, "number", default, description, minimum=0.0, maximum=SCALE_LIMIT)
+
+
 PARAMS: tuple[ParamSpec, ...] = (
-    ParamSpec(
-        "solo_points",
-        "number",
-        SOLO_POINTS,
-        "Primary points of a solo winner.",
-        minimum=0.0,
-    ),
-    ParamSpec(
-        "draw_points",
-        "number",
-        DRAW_POINTS,
-        "Primary points of every draw participant.",
-        minimum=0.0,
-    ),
-    ParamSpec(
+    _points_param("solo_points", SOLO_POINTS, "Primary points of a solo winner."),
+    _points_param("draw_points", DRAW_POINTS, "Primary points of every draw participant."),
+    _points_param(
         "survivor_pool",
-        "number",
         SURVIVOR_POOL,
         "Secondary points divided among survivors in the ratio f(n) / divisor.",
-        minimum=0.0,
     ),
-    ParamSpec(
+    _points_param(
         "per_year",
-        "number",
         PER_YEAR,
         "Secondary points of an eliminated player per complete year survived.",
-        minimum=0.0,
     ),
     ParamSpec(
         "start_year",
@@ -96,6 +86,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         START_YEAR_DEFAULT,
         "The game's first year; years survived = eliminated_in − start_year.",
         minimum=1,
+        # The calendar's last year: a game year past it cannot be given.
+        maximum=MAXYEAR,
     ),
 )
 
@@ -108,7 +100,7 @@ INFO = SystemInfo(
         " ties split by secondary points (survivors share 100 in the ratio"
         " f(n) = (n² + n)/2 + 4 of their centres; eliminated players 0.1 per year survived)."
     ),
-    sources=("002_d521cad107983002.txt",),
+    sources=("World Diplomacy Database, Kinzett Rating System (Nick Kinzett, ManorCon 1986)",),
     params=PARAMS,
     points_standings=True,
 )
@@ -149,7 +141,28 @@ def _state(primary: float, secondary: float, games: int) -> PlayerState:
 
 
 @dataclass(frozen=True, slots=True)
-class KinzettRater(BaseRater):
+class KinzettConfig:
+    """A ladder's Kinzett parameters, checked and typed."""
+
+    solo_points: float
+    draw_points: float
+    survivor_pool: float
+    per_year: float
+    start_year: int
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> KinzettConfig:
+        return cls(
+            solo_points=float(params["solo_points"]),
+            draw_points=float(params["draw_points"]),
+            survivor_pool=float(params["survivor_pool"]),
+            per_year=float(params["per_year"]),
+            start_year=int(params["start_year"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class KinzettRater(BaseRater[KinzettConfig]):
     """Kinzett primary and secondary points with resolved parameters (seed 002)."""
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
@@ -178,7 +191,7 @@ class KinzettRater(BaseRater):
             game,
             min_players=FULL_GAME_PLAYERS,
             max_players=FULL_GAME_PLAYERS,
-            start_year=int(self.params["start_year"]),
+            start_year=self.config.start_year,
             zero_centres_need_elimination=True,
         )
 
@@ -189,13 +202,13 @@ class KinzettRater(BaseRater):
         """2 for a solo winner, 1 for each draw participant, 0 otherwise (seed 002)."""
         if not p.winner:
             return 0.0
-        return float(self.params["solo_points"] if dip.solo else self.params["draw_points"])
+        return self.config.solo_points if dip.solo else self.config.draw_points
 
     def years_survived(self, p: DiplomacyPlayer) -> int | None:
         """Complete years an eliminated player survived; None for a survivor."""
         if p.eliminated_in is None:
             return None
-        return p.eliminated_in - int(self.params["start_year"])
+        return p.eliminated_in - self.config.start_year
 
     def rate_game(
         self,
@@ -204,8 +217,8 @@ class KinzettRater(BaseRater):
         ladder_state: Mapping[str, Json],
     ) -> Outcome:
         dip = self._read(game)
-        pool = float(self.params["survivor_pool"])
-        per_year = float(self.params["per_year"])
+        pool = self.config.survivor_pool
+        per_year = self.config.per_year
         # The divisor is the sum of f over all seven players; eliminated ones add f(0) = 4.
         divisor = sum(f(p.centres) for p in dip.players)
 
@@ -240,4 +253,4 @@ class KinzettRater(BaseRater):
         return Outcome(changes=tuple(changes))
 
 
-SYSTEM = RatingSystem(info=INFO, rater=KinzettRater)
+SYSTEM = RatingSystem(info=INFO, config=KinzettConfig.from_params, rater=KinzettRater)

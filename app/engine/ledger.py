@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from math import isfinite
 from typing import cast
 
-from app.engine.errors import NonFiniteResult
+from app.engine.errors import EngineError, NonFiniteResult
 from app.engine.protocols import GameRater, Rater, SystemInfo, TournamentRater, key_for
 from app.engine.types import (
     Adjustment,
@@ -74,35 +74,62 @@ def rate_event(
     states: Mapping[PlayerKey, PlayerState],
     ladder_state: Mapping[str, Json],
 ) -> Outcome:
-    """Rate ``event`` from the current ``states`` (missing keys start at the initial state)."""
-    keys = event_keys(info, event)
-    before = {k: states[k] if k in states else rater.initial_state(ladder_state) for k in keys}
-    if isinstance(event, Adjustment):
-        previous = states.get(event.key)
-        after = rater.adjusted_state(
-            previous, event.rating, event.deviation, event.volatility, event.at
-        )
-        details = frozen({"adjustment": True, "reason": event.reason})
-        change = Change(event.key, before[event.key], after, details)
-        return Outcome((change,), ladder_state)
-    if isinstance(event, Game):
-        if not event.rated:
-            changes = tuple(Change(k, before[k], before[k], UNRATED_DETAILS) for k in keys)
-            return Outcome(changes, ladder_state)
-        return _finite(cast(GameRater, rater).rate_game(event, before, ladder_state), PLAYERS)
-    by_player = {k.player: s for k, s in before.items()}
-    return _finite(
-        cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state), STANDINGS
+    """Rate ``event`` from the current ``states`` (missing keys start at the initial state).
+
+    This is the one place where a failure of a system's arithmetic becomes an error of the
+    event: an overflow, a division by zero, a math domain error or a loop past its bound
+    (IterationLimit) raises NonFiniteResult naming the event's players, its standings or an
+    adjustment's rating, like a result that is not finite (:func:`_finite`). The engine's own
+    errors (InvalidEvent) pass as they are.
+    """
+    # Where in the event's body the error points (a game's players, a tournament's
+    # standings, the rating an adjustment sets).
+    where = (
+        PLAYERS
+        if isinstance(event, Game)
+        else STANDINGS
+        if isinstance(event, Tournament)
+        else "rating"
     )
+    try:
+        keys = event_keys(info, event)
+        before = {k: states[k] if k in states else rater.initial_state(ladder_state) for k in keys}
+        if isinstance(event, Adjustment):
+            previous = states.get(event.key)
+            after = rater.adjusted_state(
+                previous, event.rating, event.deviation, event.volatility, event.at
+            )
+            details = frozen({"adjustment": True, "reason": event.reason})
+            change = Change(event.key, before[event.key], after, details)
+            return _finite(Outcome((change,), ladder_state), where)
+        if isinstance(event, Game):
+            if not event.rated:
+                changes = tuple(Change(k, before[k], before[k], UNRATED_DETAILS) for k in keys)
+                return Outcome(changes, ladder_state)
+            return _finite(cast(GameRater, rater).rate_game(event, before, ladder_state), where)
+        by_player = {k.player: s for k, s in before.items()}
+        return _finite(
+            cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state), where
+        )
+    except EngineError:
+        raise
+    # ArithmeticError: OverflowError, ZeroDivisionError, IterationLimit; ValueError: a math
+    # domain error (math.log of 0, math.sqrt of a negative).
+    except (ArithmeticError, ValueError) as exc:
+        raise NonFiniteResult(
+            (where,),
+            f"the system's arithmetic fails on this event ({type(exc).__name__}: {exc}): the "
+            "ratings or the ladder's parameters involved are too large for the system",
+        ) from exc
 
 
 def _finite(outcome: Outcome, where: str) -> Outcome:
     """``outcome``, once every new rating, deviation and volatility is a finite number.
 
     Inputs are finite, but a finite input can still overflow (a rating near the largest
-    float, a parameter such as 1e308), and a system could have a fault: either is an error
-    naming the event's ``where`` (its players or standings) rather than a stored NaN or
-    infinity, which JSON cannot hold.
+    float, a history driving ratings far apart), and a system could have a fault: either is
+    an error naming the event's ``where`` (its players, standings or rating) rather than a
+    stored NaN or infinity, which JSON cannot hold.
     """
     for change in outcome.changes:
         after = change.after

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 
 from app.engine.base import BaseRater, RatingSystem
 from app.engine.diplomacy import FULL_GAME_PLAYERS, POWERS, DiplomacyGame, read_game
-from app.engine.params import ParamSpec
+from app.engine.params import SCALE_LIMIT, ParamSpec
 from app.engine.protocols import SystemInfo
+from app.engine.sources import BIRSAN_RANKING_SYSTEMS
 from app.engine.types import (
     Change,
     Game,
@@ -72,6 +73,13 @@ ADJUST_MEAN_RATIO = "mean_ratio"
 ADJUST_NONE = "none"
 #: NADF records games by country; fewer than seven players are accepted (the others unknown).
 MIN_PLAYERS = 2
+#: Not from the seed: the smallest country factor, a hundredth of a point (three orders of
+#: magnitude below the published 10.4 to 16.3), so that M / factor stays far from overflow.
+FACTOR_MIN = 0.01
+#: Not from the seed: the smallest initial base, one point. Every rating is at least the base,
+#: so the winners' average WA is too, and LA / WA stays finite (a base of 5e-324 made it
+#: infinite).
+BASE_MIN = 1.0
 
 #: Ladder-state key of the current base.
 BASE_KEY = "base"
@@ -105,8 +113,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         "number",
         INITIAL_BASE,
         "The base before the first game; new players start at the current base.",
-        minimum=0.0,
-        exclusive_minimum=True,
+        minimum=BASE_MIN,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "base_step",
@@ -114,6 +122,7 @@ PARAMS: tuple[ParamSpec, ...] = (
         BASE_STEP,
         "Points the base rises per winner in each game (2 × W).",
         minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "minimum_gain_bonus",
@@ -121,6 +130,7 @@ PARAMS: tuple[ParamSpec, ...] = (
         MINIMUM_GAIN_BONUS,
         "A winner gains at least the game's base rise plus this (2 × W + 2).",
         minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "pot_rate",
@@ -138,6 +148,7 @@ PARAMS: tuple[ParamSpec, ...] = (
         "A player's cap before any solo; one game's gain is at most half the distance to it.",
         minimum=0.0,
         exclusive_minimum=True,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "cap_per_solo",
@@ -145,6 +156,7 @@ PARAMS: tuple[ParamSpec, ...] = (
         CAP_PER_SOLO,
         "Cap increase per power the player has soloed with in this ladder.",
         minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "country_factors",
@@ -152,6 +164,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         dict(COUNTRY_FACTORS),
         "Country factor per power (all seven, positive); M is their mean.",
         check=_check_factors,
+        minimum=FACTOR_MIN,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "country_adjust",
@@ -171,7 +185,7 @@ INFO = SystemInfo(
         " ratings goes to the winners (solo or draw), scaled by losers' over winners' average"
         " rating and by country factors; a rising base floors every rating."
     ),
-    sources=("001_f1e33522112d1554.txt",),
+    sources=(BIRSAN_RANKING_SYSTEMS,),
     params=PARAMS,
     ladder_scoped=True,
 )
@@ -184,14 +198,47 @@ def solos_of(state: PlayerState) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class NadfRater(BaseRater):
+class NadfConfig:
+    """A ladder's NADF parameters, checked and typed."""
+
+    initial_base: float
+    base_step: float
+    minimum_gain_bonus: float
+    pot_rate: float
+    cap_base: float
+    cap_per_solo: float
+    #: By power (full names).
+    country_factors: Mapping[str, float]
+    #: M, the mean of the country factors.
+    mean_factor: float
+    #: Whether the factors adjust changes (``country_adjust`` "mean_ratio"; "none": no).
+    country_adjust: bool
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> NadfConfig:
+        factors = {p: float(f) for p, f in params["country_factors"].items()}
+        return cls(
+            initial_base=float(params["initial_base"]),
+            base_step=float(params["base_step"]),
+            minimum_gain_bonus=float(params["minimum_gain_bonus"]),
+            pot_rate=float(params["pot_rate"]),
+            cap_base=float(params["cap_base"]),
+            cap_per_solo=float(params["cap_per_solo"]),
+            country_factors=frozen(factors),
+            mean_factor=sum(factors.values()) / len(factors),
+            country_adjust=params["country_adjust"] == ADJUST_MEAN_RATIO,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NadfRater(BaseRater[NadfConfig]):
     """NADF ranking with resolved parameters (seed 001)."""
 
     def _base(self, ladder_state: Mapping[str, Json]) -> float:
-        return float(ladder_state.get(BASE_KEY, self.params["initial_base"]))
+        return float(ladder_state.get(BASE_KEY, self.config.initial_base))
 
     def initial_ladder_state(self) -> Mapping[str, Json]:
-        return frozen({BASE_KEY: float(self.params["initial_base"])})
+        return frozen({BASE_KEY: self.config.initial_base})
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
         """Seed 001: "Non-match equals 1000" — here the current base (1000 at the start)."""
@@ -220,9 +267,7 @@ class NadfRater(BaseRater):
 
     def cap(self, state: PlayerState) -> float:
         """cap = 3000 + 50 per power soloed with (seed 001 step 9)."""
-        return float(self.params["cap_base"]) + float(self.params["cap_per_solo"]) * len(
-            set(solos_of(state))
-        )
+        return self.config.cap_base + self.config.cap_per_solo * len(set(solos_of(state)))
 
     def validate_game(self, game: Game) -> None:
         self._read(game)
@@ -237,17 +282,17 @@ class NadfRater(BaseRater):
         ladder_state: Mapping[str, Json],
     ) -> Outcome:
         dip = self._read(game)
-        params = self.params
-        factors = {p: float(f) for p, f in params["country_factors"].items()}
-        M = sum(factors.values()) / len(factors)
-        adjust = params["country_adjust"] == ADJUST_MEAN_RATIO
-        pot_rate = float(params["pot_rate"])
-        base_step = float(params["base_step"])
+        config = self.config
+        factors = config.country_factors
+        M = config.mean_factor
+        adjust = config.country_adjust
+        pot_rate = config.pot_rate
+        base_step = config.base_step
 
         base_before = self._base(ladder_state)
         W = dip.W
         base_after = base_before + base_step * W
-        minimum_gain = base_step * W + float(params["minimum_gain_bonus"])
+        minimum_gain = base_step * W + config.minimum_gain_bonus
 
         keys = [PlayerKey(p.player) for p in dip.players]
         states = [before[k] for k in keys]
@@ -322,4 +367,4 @@ class NadfRater(BaseRater):
         return Outcome(changes=tuple(changes), ladder_state=frozen({BASE_KEY: base_after}))
 
 
-SYSTEM = RatingSystem(info=INFO, rater=NadfRater)
+SYSTEM = RatingSystem(info=INFO, config=NadfConfig.from_params, rater=NadfRater)

@@ -19,10 +19,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.engine.base import RatingSystem, duel_score, rated_change, require_player_count
-from app.engine.elo_family import EloFamilyRater, duel_delta
+from app.engine.elo_family import (
+    EloFamilyConfig,
+    EloFamilyRater,
+    duel_delta,
+    initial_rating_param,
+    positive_param,
+)
 from app.engine.errors import InvalidEvent
 from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
+from app.engine.sources import NAF_RANKINGS
 from app.engine.types import Change, EventContext, Game, Json, Outcome, PlayerKey, PlayerState
 
 #: Seed 004: "Each coach starts with a Coach Rating (CR) of 150 for every official ... roster."
@@ -36,35 +43,23 @@ MAX_COACHES_MAJOR = 60
 MAX_COACHES = 32
 #: The coach count of an event is at least one.
 MIN_COACHES = 1
+#: The most coaches a MAX may count: the API's largest coach count of an event (a larger MAX
+#: would change nothing).
+MAX_COACHES_LIMIT = 100_000
 #: Blood Bowl games are between two coaches (SYSTEMS.md: anything else is a 422).
 PLAYERS = 2
 
 PARAMS: tuple[ParamSpec, ...] = (
-    ParamSpec(
-        "initial", "number", INITIAL_RATING, "Coach Rating of a coach's race before its first game."
-    ),
-    ParamSpec(
-        "scale",
-        "number",
-        SCALE,
-        "The divisor of the rating difference in the Win Probability.",
-        minimum=0.0,
-        exclusive_minimum=True,
-    ),
-    ParamSpec(
-        "k_multiplier",
-        "number",
-        K_MULTIPLIER,
-        "K = k_multiplier * sqrt(min(coaches, MAX)).",
-        minimum=0.0,
-        exclusive_minimum=True,
-    ),
+    initial_rating_param(INITIAL_RATING, "Coach Rating of a coach's race before its first game."),
+    positive_param("scale", SCALE, "The divisor of the rating difference in the Win Probability."),
+    positive_param("k_multiplier", K_MULTIPLIER, "K = k_multiplier * sqrt(min(coaches, MAX))."),
     ParamSpec(
         "max_coaches_major",
         "integer",
         MAX_COACHES_MAJOR,
         "MAX for a major; a major always counts as this many coaches, even with fewer.",
         minimum=MIN_COACHES,
+        maximum=MAX_COACHES_LIMIT,
     ),
     ParamSpec(
         "max_coaches",
@@ -72,6 +67,7 @@ PARAMS: tuple[ParamSpec, ...] = (
         MAX_COACHES,
         "MAX for any other event: the most coaches that count towards K.",
         minimum=MIN_COACHES,
+        maximum=MAX_COACHES_LIMIT,
     ),
 )
 
@@ -84,7 +80,7 @@ INFO = SystemInfo(
         "+ 1), R' = R + K (S - E), K = 2 * sqrt(min(coaches, MAX)) with MAX 60 for majors "
         "(which always count 60) and 32 otherwise. Two-player games; the event gives coaches."
     ),
-    sources=("004_3c56f4e0f8d4dd82.txt",),
+    sources=(NAF_RANKINGS,),
     params=PARAMS,
     per_faction=True,
     duel=True,
@@ -92,7 +88,26 @@ INFO = SystemInfo(
 
 
 @dataclass(frozen=True, slots=True)
-class NafRater(EloFamilyRater):
+class NafConfig(EloFamilyConfig):
+    """A ladder's NAF parameters, checked and typed."""
+
+    k_multiplier: float
+    max_coaches_major: int
+    max_coaches: int
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> NafConfig:
+        return cls(
+            initial=float(params["initial"]),
+            scale=float(params["scale"]),
+            k_multiplier=float(params["k_multiplier"]),
+            max_coaches_major=int(params["max_coaches_major"]),
+            max_coaches=int(params["max_coaches"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NafRater(EloFamilyRater[NafConfig]):
     """NAF coach rating configured with ``initial``, ``scale``, ``k_multiplier`` and the MAXes."""
 
     def coaches_counted(self, event: EventContext | None) -> int:
@@ -106,18 +121,18 @@ class NafRater(EloFamilyRater):
                 ("event", "coaches"), f"coaches must be at least {MIN_COACHES}, got {event.coaches}"
             )
         if event is not None and event.major:
-            return int(self.params["max_coaches_major"])
+            return self.config.max_coaches_major
         if event is None or event.coaches is None:
             raise InvalidEvent(
                 ("event", "coaches"),
                 "the number of NAF coaches at the event is required (it sets K) "
                 "unless the event is a major",
             )
-        return min(event.coaches, int(self.params["max_coaches"]))
+        return min(event.coaches, self.config.max_coaches)
 
     def k_value(self, event: EventContext | None) -> float:
         """K = k_multiplier * sqrt(min(coaches, MAX))."""
-        return float(self.params["k_multiplier"]) * math.sqrt(self.coaches_counted(event))
+        return self.config.k_multiplier * math.sqrt(self.coaches_counted(event))
 
     def validate_game(self, game: Game) -> None:
         require_player_count(game.participants, PLAYERS, PLAYERS)
@@ -163,4 +178,4 @@ class NafRater(EloFamilyRater):
         return Outcome(changes=tuple(changes))
 
 
-SYSTEM = RatingSystem(info=INFO, rater=NafRater)
+SYSTEM = RatingSystem(info=INFO, config=NafConfig.from_params, rater=NafRater)

@@ -1,7 +1,9 @@
-"""Declared ladder parameters: defaults, descriptions and validation.
+"""Declared ladder parameters: defaults, descriptions, ranges and validation.
 
 Each system declares a tuple of :class:`ParamSpec`; :func:`resolve` checks a client's
 ``params`` against it and fills in defaults, so a ladder's parameters are always complete.
+Every numeric parameter, and every number inside a table, has a range (``GET /systems`` shows
+it): within it a system's arithmetic stays finite (docs/systems/README.md, "Ranges").
 """
 
 from __future__ import annotations
@@ -17,6 +19,13 @@ from app.engine.types import Json, frozen
 #: The error of :func:`non_increasing_entries` for an empty list when entries are required.
 NO_ENTRIES = "must have at least one entry"
 
+#: The largest magnitude of a parameter on a rating's or a score's scale: an initial rating, K,
+#: a divisor, a pot, a bonus, an entry of a points table. The published systems stay below
+#: 10,000 (Elo 3,000, Glicko 1,500 +- 350, NADF's cap 3,350, WPE 216 points an event); a
+#: million leaves room for any rescaling while every sum and product of an event's terms stays
+#: hundreds of orders of magnitude below float overflow.
+SCALE_LIMIT = 1e6
+
 ParamType = Literal["number", "integer", "string", "boolean", "date", "object", "array"]
 
 
@@ -28,6 +37,7 @@ class ParamSpec:
     type: ParamType
     default: Json
     description: str
+    #: The range of a number; for an ``object`` or ``array``, of every number it holds.
     minimum: float | None = None
     maximum: float | None = None
     #: The allowed values of a string parameter.
@@ -59,9 +69,9 @@ class ParamSpec:
         if self.type == "number":
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise InvalidParameter(name, "must be a number")
-            value = float(value)
-            if not math.isfinite(value):
+            if not _finite_number(value):
                 raise InvalidParameter(name, "must be finite")
+            value = float(value)
         elif self.type == "integer":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidParameter(name, "must be an integer")
@@ -79,24 +89,58 @@ class ParamSpec:
         elif self.type == "array" and not isinstance(value, list):
             raise InvalidParameter(name, "must be an array")
         if isinstance(value, int | float) and not isinstance(value, bool):
-            if self.minimum is not None:
-                if self.exclusive_minimum and value <= self.minimum:
-                    raise InvalidParameter(name, f"must be greater than {self.minimum:g}")
-                if not self.exclusive_minimum and value < self.minimum:
-                    raise InvalidParameter(name, f"must be at least {self.minimum:g}")
-            if self.maximum is not None and value > self.maximum:
-                raise InvalidParameter(name, f"must be at most {self.maximum:g}")
+            rule = self._out_of_range(value)
+            if rule is not None:
+                raise InvalidParameter(name, rule)
         if self.check is not None:
             try:
                 self.check(value)
-            except (ValueError, TypeError, KeyError) as exc:
+            # ArithmeticError: float() of an integer too large for a float (JSON has no limit).
+            except (ValueError, TypeError, KeyError, ArithmeticError) as exc:
                 raise InvalidParameter(name, str(exc)) from exc
+        if isinstance(value, dict | list):
+            for number in _numbers(value):
+                rule = self._out_of_range(number)
+                if rule is not None:
+                    raise InvalidParameter(name, f"every number in it {rule}, got {number}")
         return value
+
+    def _out_of_range(self, value: float) -> str | None:
+        """The range rule ``value`` breaks ("must be at least 0"), or None within the range."""
+        if self.minimum is not None:
+            if self.exclusive_minimum and value <= self.minimum:
+                return f"must be greater than {self.minimum:g}"
+            if not self.exclusive_minimum and value < self.minimum:
+                return f"must be at least {self.minimum:g}"
+        if self.maximum is not None and value > self.maximum:
+            return f"must be at most {self.maximum:g}"
+        return None
+
+
+def _finite_number(value: int | float) -> bool:
+    """Whether ``value`` is a finite number a float can hold (an int past 1.8e308 cannot)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _numbers(value: Json) -> list[int | float]:
+    """Every number inside a JSON value (values of objects, entries of arrays, nested)."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int | float):
+        return [value]
+    if isinstance(value, dict):
+        return [n for item in value.values() for n in _numbers(item)]
+    if isinstance(value, list | tuple):
+        return [n for item in value for n in _numbers(item)]
+    return []
 
 
 def nonnegative_number(value: Json, what: str) -> float:
     """``value`` as a float; ValueError naming ``what`` unless it is a finite number >= 0."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float) or not _finite_number(value):
         raise ValueError(f"{what} must be a finite number")
     if value < 0:
         raise ValueError(f"{what} must be at least 0, got {value}")

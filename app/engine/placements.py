@@ -1,7 +1,8 @@
 """Final placements of a tournament: places with ties, N, and the checks every standing obeys.
 
 Shared by the tournament ranking systems (``dptr``, ``cdiplo``, ``wpe``, ``daanz``; SYSTEMS.md
-"Tournament ranking systems", seeds 000_284a3da9f95a5144.txt and 001_f1e33522112d1554.txt).
+"Tournament ranking systems"; the World Diplomacy Database's DPTR page and Edi Birsan's
+article on ranking systems).
 
 Ranks are *competition ranks*, as the seed 000 table publishes them: tied players share the
 best place of their group and the next rank skips the places they occupy (1, 2, 2, 4, ...).
@@ -15,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from app.engine.base import BaseRater
+from app.engine.base import BaseRater, ConfigT
 from app.engine.errors import InvalidEvent
 from app.engine.types import (
     Change,
@@ -95,7 +96,7 @@ StandingRule = Callable[[Placement, Place, PlayerState], tuple[PlayerState, Mapp
 
 
 @dataclass(frozen=True, slots=True)
-class StandingsRater(BaseRater):
+class StandingsRater(BaseRater[ConfigT]):
     """A tournament system that rates each standing on its own (DPTR, C-Diplo, WPE, DAANZ):
     a change per standing, in input order, by the :meth:`standing_rule` of the event."""
 

@@ -55,7 +55,10 @@ class Rater(Protocol):
     """Operations common to every configured system."""
 
     @property
-    def params(self) -> Mapping[str, Json]: ...
+    def params(self) -> Mapping[str, Json]:
+        """The ladder's complete parameters (defaults filled in), as stored and shown. Only
+        the system's own module reads their meaning, through its typed ``config``."""
+        ...
 
     def initial_ladder_state(self) -> Mapping[str, Json]:
         """Ladder-wide state before any event (NADF: the base). Usually empty."""
@@ -90,6 +93,11 @@ class Rater(Protocol):
 
 class GameRater(Rater, Protocol):
     """A configured game system (Elo, Glicko, NADF, Kinzett ...)."""
+
+    @property
+    def rates_draws(self) -> bool:
+        """Whether a game whose best rank is shared changes ratings (a prediction's if_draw)."""
+        ...
 
     def validate_game(self, game: Game) -> None:
         """Raise InvalidEvent when ``game`` breaks a rule of the system."""

@@ -24,11 +24,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import MINYEAR, date, datetime
 
 from app.engine.base import RatingSystem
 from app.engine.errors import InvalidEvent, InvalidParameter
-from app.engine.params import ParamSpec, non_increasing_entries, nonnegative_number
+from app.engine.params import (
+    SCALE_LIMIT,
+    ParamSpec,
+    non_increasing_entries,
+    nonnegative_number,
+)
 from app.engine.placements import (
     Place,
     StandingRule,
@@ -37,6 +42,7 @@ from app.engine.placements import (
     validate_standings,
 )
 from app.engine.protocols import SystemInfo
+from app.engine.sources import BIRSAN_RANKING_SYSTEMS
 from app.engine.types import Json, Placement, PlayerState, Tournament, frozen
 
 #: The class a World Championship always has (SYSTEMS.md: world_championship implies it).
@@ -77,6 +83,11 @@ DEFAULT_AWARDED_PLACES: tuple[tuple[float, int], ...] = (
 DEFAULT_EXTRA_PLACES: dict[str, int] = {WORLD: 2, CONTINENTAL: 1}
 #: Effective count floors by class: below F players the effective count is (N + F)/2.
 DEFAULT_EFFECTIVE_FLOOR: dict[str, float] = {WORLD: 75.0, CONTINENTAL: 50.0}
+#: The tables by class whose published entries a ladder's influence need not name.
+PUBLISHED_BY_CLASS: dict[str, Mapping[str, float]] = {
+    "extra_places": DEFAULT_EXTRA_PLACES,
+    "effective_floor": DEFAULT_EFFECTIVE_FLOOR,
+}
 #: Base points of the first places: 12, 8, 6, 4 for places 1–4 (SYSTEMS.md "wpe").
 DEFAULT_BASE: tuple[float, ...] = (12.0, 8.0, 6.0, 4.0)
 #: "the last 5 years" (SYSTEMS.md "wpe").
@@ -91,6 +102,8 @@ INITIAL_TOTAL = 0.0
 EVENTS = "events"
 #: The limit of the window parameter (years).
 MAX_WINDOW_YEARS = 100
+#: Where an unknown class, or a missing one, points in the tournament's body.
+CLASS_FIELD = "class"
 
 
 def _check_by_class(value: Json) -> None:
@@ -137,6 +150,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         "Influence by event class (world 12, continental 9, main 5, minor 2); the event's "
         "'class' must be one of these names.",
         check=_check_influence,
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "inflow",
@@ -145,6 +160,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         "Inflow by effective player count: rows [lowest effective count, inflow], largest "
         "first; below the last row the inflow is 0.",
         check=_row_checker(integer_values=False),
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "awarded_places",
@@ -153,6 +170,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         "Awarded places by effective player count: rows [lowest effective count, places], "
         "largest first; below the last row no place is awarded.",
         check=_row_checker(integer_values=True),
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "extra_places",
@@ -160,6 +179,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         dict(DEFAULT_EXTRA_PLACES),
         "Awarded places added by event class (world +2, continental +1).",
         check=_check_extra_places,
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "effective_floor",
@@ -168,6 +189,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         "Effective player count by class: below F players it is (N + F)/2 "
         "(world 75, continental 50).",
         check=_check_by_class,
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "base",
@@ -178,6 +201,8 @@ PARAMS: tuple[ParamSpec, ...] = (
         check=non_increasing_entries(
             "base points must not increase with the place", non_empty=True
         ),
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
     ),
     ParamSpec(
         "window_years",
@@ -199,7 +224,7 @@ INFO = SystemInfo(
         "class, inflow and awarded places by effective player count; the ranking sums a "
         "player's scores over the last 5 years."
     ),
-    sources=("001_f1e33522112d1554.txt",),
+    sources=(BIRSAN_RANKING_SYSTEMS, "SYSTEMS.md: wpe"),
     params=PARAMS,
 )
 
@@ -231,12 +256,17 @@ def base_points(base: Sequence[float], n: int, k: int) -> float:
     return last - (k - m) * last / (n - m + 1)
 
 
-def window_start(held_on: date, years: int) -> date:
-    """The same day ``years`` years before ``held_on`` (29 February → 28 February)."""
+def window_start(held_on: date, years: int) -> date | None:
+    """The same day ``years`` years before ``held_on`` (29 February → 28 February), or None
+    when that day falls before the calendar's first year: the window then holds every event
+    up to ``held_on``."""
+    year = held_on.year - years
+    if year < MINYEAR:
+        return None
     try:
-        return held_on.replace(year=held_on.year - years)
-    except ValueError:
-        return held_on.replace(year=held_on.year - years, day=held_on.day - 1)
+        return held_on.replace(year=year)
+    except ValueError:  # 29 February, in a year without it
+        return held_on.replace(year=year, day=held_on.day - 1)
 
 
 def _events(state: PlayerState) -> list[tuple[date, float]]:
@@ -245,9 +275,10 @@ def _events(state: PlayerState) -> list[tuple[date, float]]:
 
 
 def _in_window(
-    events: list[tuple[date, float]], start: date, end: date
+    events: list[tuple[date, float]], start: date | None, end: date
 ) -> list[tuple[date, float]]:
-    return [(d, v) for d, v in events if start < d <= end]
+    """The events held after ``start`` (None: from the calendar's start) up to ``end``."""
+    return [(d, v) for d, v in events if (start is None or start < d) and d <= end]
 
 
 def _state(events: list[tuple[date, float]], extra: Mapping[str, Json]) -> PlayerState:
@@ -257,7 +288,55 @@ def _state(events: list[tuple[date, float]], extra: Mapping[str, Json]) -> Playe
 
 
 @dataclass(frozen=True, slots=True)
-class WpeRater(StandingsRater):
+class WpeConfig:
+    """A ladder's WPE parameters, checked and typed: the tables by class and by effective
+    player count, the base points and the window."""
+
+    influence: Mapping[str, float]
+    inflow: tuple[tuple[float, float], ...]
+    awarded_places: tuple[tuple[float, int], ...]
+    extra_places: Mapping[str, int]
+    effective_floor: Mapping[str, float]
+    base: tuple[float, ...]
+    window_years: int
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> WpeConfig:
+        """The typed configuration; InvalidParameter when ``extra_places`` or
+        ``effective_floor`` names a class missing from ``influence`` (a typo no event could
+        use), unless with the published value (:data:`PUBLISHED_BY_CLASS`): a ladder with its
+        own classes keeps those tables' defaults, which then concern no event."""
+        classes = params["influence"]
+        for name, published in PUBLISHED_BY_CLASS.items():
+            unknown = sorted(
+                k
+                for k, v in params[name].items()
+                if k not in classes and (k not in published or published[k] != v)
+            )
+            if unknown:
+                raise InvalidParameter(
+                    name, f"names classes missing from influence: {', '.join(unknown)}"
+                )
+        return cls(
+            influence=frozen({k: float(v) for k, v in classes.items()}),
+            inflow=tuple((float(low), float(value)) for low, value in params["inflow"]),
+            awarded_places=tuple(
+                (float(low), int(value)) for low, value in params["awarded_places"]
+            ),
+            extra_places=frozen({k: int(v) for k, v in params["extra_places"].items()}),
+            effective_floor=frozen({k: float(v) for k, v in params["effective_floor"].items()}),
+            base=tuple(float(b) for b in params["base"]),
+            window_years=int(params["window_years"]),
+        )
+
+    @property
+    def classes(self) -> str:
+        """The configured event classes, for error messages."""
+        return ", ".join(sorted(self.influence))
+
+
+@dataclass(frozen=True, slots=True)
+class WpeRater(StandingsRater[WpeConfig]):
     """A WPE ladder with resolved parameters."""
 
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
@@ -270,34 +349,37 @@ class WpeRater(StandingsRater):
         return str(tournament.event_class)
 
     def validate_tournament(self, tournament: Tournament) -> None:
+        """The standings' rules, and the event's class: one of the ladder's ``influence``
+        classes (a World Championship's is 'world', given or not)."""
         validate_standings(tournament)
-        known = ", ".join(sorted(self.params["influence"]))
+        known = self.config.classes
         cls = tournament.event_class
         if tournament.world_championship:
             if cls is not None and cls != WORLD:
                 raise InvalidEvent(
-                    ("class",), f"a World Championship has class {WORLD!r}, got {cls!r}"
+                    (CLASS_FIELD,), f"a World Championship has class {WORLD!r}, got {cls!r}"
                 )
             return
         if cls is None:
-            raise InvalidEvent(("class",), f"wpe needs the event class (one of: {known})")
-        if cls not in self.params["influence"]:
-            raise InvalidEvent(("class",), f"unknown event class {cls!r} (one of: {known})")
+            raise InvalidEvent((CLASS_FIELD,), f"wpe needs the event class (one of: {known})")
+        if cls not in self.config.influence:
+            raise InvalidEvent(
+                (CLASS_FIELD,),
+                f"unknown event class {cls!r}: this ladder's classes are {known} "
+                "(its influence parameter)",
+            )
 
     def standing_rule(self, tournament: Tournament) -> StandingRule:
-        params = self.params
+        config = self.config
         standings = tournament.standings
         N = player_count(standings)
         cls = self.event_class(tournament)
-        influence = float(params["influence"][cls])
-        floor_raw = params["effective_floor"].get(cls)
-        effective = effective_count(N, None if floor_raw is None else float(floor_raw))
-        inflow = lookup(params["inflow"], effective)
-        n = int(lookup(params["awarded_places"], effective)) + int(
-            params["extra_places"].get(cls, 0)
-        )
-        base: list[float] = [float(b) for b in params["base"]]
-        start = window_start(tournament.held_on, int(params["window_years"]))
+        influence = config.influence[cls]
+        effective = effective_count(N, config.effective_floor.get(cls))
+        inflow = lookup(config.inflow, effective)
+        n = int(lookup(config.awarded_places, effective)) + config.extra_places.get(cls, 0)
+        base = config.base
+        start = window_start(tournament.held_on, config.window_years)
 
         def rule(s: Placement, p: Place, old: PlayerState) -> tuple[PlayerState, dict[str, Json]]:
             b = p.mean_over(lambda k: base_points(base, n, k))
@@ -318,7 +400,7 @@ class WpeRater(StandingsRater):
                 "tied": p.tied,
                 "players": N,
                 "class": cls,
-                "window_start": start.isoformat(),
+                "window_start": None if start is None else start.isoformat(),
                 "dropped_points": dropped,
             }
 
@@ -331,22 +413,11 @@ class WpeRater(StandingsRater):
         new rating and the window's sum at ``at``; it leaves the window like an event."""
         state = previous if previous is not None else self.initial_state({})
         day = at.date()
-        kept = _in_window(_events(state), window_start(day, int(self.params["window_years"])), day)
+        kept = _in_window(_events(state), window_start(day, self.config.window_years), day)
         offset = rating - math.fsum(v for _, v in kept)
         if offset != NOTHING:
             kept.append((day, offset))
         return _state(kept, state.extra)
 
 
-def check_params(params: Mapping[str, Json]) -> None:
-    """Every class named by ``extra_places`` and ``effective_floor`` has an influence."""
-    classes = params["influence"]
-    for name in ("extra_places", "effective_floor"):
-        unknown = sorted(set(params[name]) - set(classes))
-        if unknown:
-            raise InvalidParameter(
-                name, f"names classes missing from influence: {', '.join(unknown)}"
-            )
-
-
-SYSTEM = RatingSystem(info=INFO, rater=WpeRater, check=check_params)
+SYSTEM = RatingSystem(info=INFO, config=WpeConfig.from_params, rater=WpeRater)

@@ -26,6 +26,8 @@ MAX_STANDINGS = 10_000
 MAX_COACHES = 100_000
 MAX_ROUNDS = 1_000
 FACTION_MAX_LENGTH = 100
+#: An event class is a short name (WPE: world, continental, main, minor, or a ladder's own).
+CLASS_MAX_LENGTH = 100
 
 
 class EventContextIn(PartModel):
@@ -114,8 +116,10 @@ class TournamentBody(RequestModel):
     held_on: date
     rounds: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     world_championship: bool = False
-    event_class: Literal["world", "continental", "main", "minor"] | None = Field(
-        default=None, alias="class"
+    #: Which classes exist is the ladder's system's business (WPE: its ``influence``
+    #: parameter), so any name is accepted here and the system refuses an unknown one.
+    event_class: str | None = Field(
+        default=None, alias="class", min_length=1, max_length=CLASS_MAX_LENGTH
     )
     major: bool = False
     standings: list[StandingIn] = Field(min_length=2, max_length=MAX_STANDINGS)

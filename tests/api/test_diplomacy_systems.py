@@ -327,3 +327,76 @@ async def test_wpe_and_daanz_predictions(client: httpx.AsyncClient) -> None:
     response = await client.post("/predictions", json=daanz)
     assert response.status_code == 200, response.text
     assert response.json()["players"][0]["by_placement"][0]["delta"] == 3
+
+
+async def test_wpe_ladder_with_its_own_event_classes(client: httpx.AsyncClient) -> None:
+    """Issue 19: the event classes are the ladder's ``influence`` classes, not a fixed list."""
+    await make_ladder(client, "regio", "wpe", influence={"world": 12, "regional": 3})
+    field = [(f"p{r}", r) for r in range(1, 31)]
+    out = await post_tournament(
+        client, tournament("regio", "north", "2024-06-01", field, **{"class": "regional"})
+    )
+    # SYSTEMS.md "wpe", by hand: score = (influence + inflow) * base(place). Influence of
+    # "regional" 3; no effective floor for it, so the effective count is N = 30: inflow 2.5
+    # (28-34) and 7 awarded places (28-34), no extra places. base = 12, 8, 6, 4, then
+    # 4 - (k - 4) * 4 / (7 - 3) = 3, 2, 1 for places 5 to 7, and 0 below.
+    weight = 3 + 2.5
+    bases = [12, 8, 6, 4, 3, 2, 1, 0]
+    assert [c["delta"] for c in out["changes"][:8]] == pytest.approx([weight * b for b in bases])
+    assert out["changes"][0]["details"]["class"] == "regional"
+
+    unknown = tournament("regio", "euro", "2024-07-01", field, **{"class": "continental"})
+    response = await client.post("/tournaments", json=unknown)
+    assert response.status_code == 422, response.text
+    error = response.json()["errors"][0]
+    assert error["loc"] == ["class"]
+    assert "regional, world" in error["msg"]
+    assert (await client.get("/ladders/regio")).json()["tournaments"] == 1
+
+
+async def test_wpe_class_is_a_bounded_name(client: httpx.AsyncClient) -> None:
+    await make_ladder(client, "wpe", "wpe")
+    field = [("a", 1), ("b", 2)]
+    for bad in ("", "x" * 101):
+        body = tournament("wpe", "t", "2024-06-01", field, **{"class": bad})
+        response = await client.post("/tournaments", json=body)
+        assert response.status_code == 422, response.text
+        assert any(e["loc"][-1] == "class" for e in response.json()["errors"])
+
+
+async def test_wpe_near_the_ends_of_the_calendar(client: httpx.AsyncClient) -> None:
+    """WPE raised ValueError (a 500) for any event, prediction, adjustment or PATCH dated
+    within window_years of year 1: the window's start fell before the calendar. The window
+    now reaches back to the calendar's start."""
+    await make_ladder(client, "early", "wpe")
+    field = [(f"p{r}", r) for r in range(1, 31)]
+    out = await post_tournament(
+        client, tournament("early", "t1", "0003-06-01", field, **{"class": "main"})
+    )
+    # SYSTEMS.md "wpe": a main tournament of 30 (influence 5, inflow 2.5, 7 places) gives
+    # the winner (5 + 2.5) * 12.
+    assert out["changes"][0]["delta"] == pytest.approx((5 + 2.5) * 12)
+    assert out["changes"][0]["details"]["window_start"] is None
+    adjusted = await client.put(
+        "/ladders/early/players/p2", json={"rating": 10, "at": "0001-01-01T00:00:00Z"}
+    )
+    assert adjusted.status_code == 200, adjusted.text
+    prediction = {
+        "ladder": "early",
+        "players": [{"player": "p1"}],
+        "size": 30,
+        "class": "main",
+        "held_on": "0004-01-01",
+        "placements": [1],
+    }
+    predicted = await client.post("/predictions", json=prediction)
+    assert predicted.status_code == 200, predicted.text
+    assert predicted.json()["players"][0]["by_placement"][0]["delta"] == pytest.approx(90)
+    patched = await client.patch("/ladders/early", json={"params": {"window_years": 100}})
+    assert patched.status_code == 200, patched.text
+    late = tournament("early", "t2", "9999-12-31", field, **{"class": "main"})
+    winner = (await post_tournament(client, late))["changes"][0]
+    # The window of 100 years before 9999-12-31 has dropped the year-3 win: 90 out, 90 in.
+    assert winner["details"]["window_start"] == "9899-12-31"
+    assert winner["details"]["dropped_points"] == pytest.approx(90)
+    assert winner["rating_after"] == pytest.approx(90)

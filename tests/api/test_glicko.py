@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -108,3 +109,101 @@ async def test_idle_weeks_grow_rd_before_the_next_game(client: httpx.AsyncClient
     other = next(c for c in out["changes"] if c["player"] == "b")
     assert other["details"]["idle_periods"] == 0
     assert other["details"]["deviation_start"] == pytest.approx(100)
+
+
+# --- issue 23, item 3: no 500 whatever the parameters --------------------------------------
+
+
+@pytest.mark.parametrize(("system", "deviation"), [("glicko2", 30_000), ("glicko", 100_000)])
+async def test_an_initial_deviation_past_its_maximum_is_a_422(
+    client: httpx.AsyncClient, system: str, deviation: int
+) -> None:
+    """Glicko-2 with initial_deviation 30,000 overflowed after about 1,470 ordinary games and
+    Glicko with 100,000 divided by zero (500s); the range now stops at 1,000 (GET /systems)."""
+    body = {"id": "wide", "system": system, "params": {"initial_deviation": deviation}}
+    response = await client.post("/ladders", json=body)
+    assert response.status_code == 422, response.text
+    error = response.json()["errors"][0]
+    assert error["loc"] == ["params", "initial_deviation"]
+    assert "at most 1000" in error["msg"]
+    described = (await client.get(f"/systems/{system}")).json()["params"]["initial_deviation"]
+    assert (described["minimum"], described["maximum"]) == (1.0, 1000.0)
+
+
+@pytest.mark.parametrize("system", ["glicko2", "glicko"])
+async def test_the_largest_initial_deviation_rates_ordinary_games(
+    client: httpx.AsyncClient, system: str
+) -> None:
+    """1,500 two-player games among ten players at initial_deviation 1,000: all rated, every
+    rating finite and every RD within its range."""
+    await make_ladder(client, "wide", system, initial_deviation=1000)
+
+    def pair(n: int) -> tuple[str, str]:
+        # Every pair of the ten in turn (an offset of 1 to 9 never pairs a player with itself).
+        first = n % 10
+        return f"p{first}", f"p{(first + 1 + n // 10 % 9) % 10}"
+
+    games = [
+        {
+            "ladder": "wide",
+            "id": f"g{n}",
+            "played_at": at(n),
+            # A fixed pattern: the first of the pair wins two games in three.
+            "players": [
+                {"player": pair(n)[0], "rank": 1 if n % 3 else 2},
+                {"player": pair(n)[1], "rank": 2 if n % 3 else 1},
+            ],
+        }
+        for n in range(1500)
+    ]
+    response = await client.post("/games/batch", json={"games": games})
+    assert response.status_code == 200, response.text
+    assert response.json()["created"] == 1500
+    board = (await client.get("/ladders/wide/leaderboard")).json()["entries"]
+    assert len(board) == 10
+    for entry in board:
+        assert math.isfinite(entry["rating"])
+        assert 1.0 <= entry["deviation"] <= 1000.0
+
+
+async def test_a_glicko2_result_that_overflows_is_a_422_and_stores_nothing(
+    client: httpx.AsyncClient,
+) -> None:
+    """Within the ranges, a history far from the model can still overflow Glicko-2: two
+    players adjusted 10,000 points apart, 150 upsets in one day (each moves the underdog by
+    about phi'^2 on the Glicko-2 scale), and the next day's game overflows Delta^2 in step 5.
+    The engine reports it as the event's 422, not a 500, and neither the game, its dry run nor
+    a prediction of it (today, a later period too) stores anything or fails."""
+    # A fixed day, so that the upsets never straddle midnight (one period).
+    day = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    await make_ladder(client, "far", "glicko2", period="day")
+    for player, rating, rd in (("low", 1500 - 5000, 350), ("high", 1500 + 5000, 1)):
+        body = {"rating": rating, "deviation": rd, "at": at(0, day)}
+        response = await client.put(f"/ladders/far/players/{player}", json=body)
+        assert response.status_code == 200, response.text
+    upsets = [
+        {
+            "ladder": "far",
+            "id": f"u{n}",
+            "played_at": at(1 + n, day),
+            "players": [{"player": "low", "rank": 1}, {"player": "high", "rank": 2}],
+        }
+        for n in range(150)
+    ]
+    response = await client.post("/games/batch", json={"games": upsets})
+    assert response.status_code == 200, response.text
+    next_day = {**upsets[0], "id": "next", "played_at": at(DAY + 1, day)}
+    for url in ("/games", "/games?dry_run=true"):
+        refused = await client.post(url, json=next_day)
+        assert refused.status_code == 422, refused.text
+        assert refused.headers["content-type"] == "application/problem+json"
+        error = refused.json()["errors"][0]
+        assert error["loc"] == ["players"]
+        assert "OverflowError" in error["msg"]
+    assert (await client.get("/ladders/far/games/next")).status_code == 404
+    assert (await client.get("/ladders/far")).json()["games"] == 150
+    predicted = await client.post(
+        "/predictions",
+        json={"ladder": "far", "players": [{"player": "low"}, {"player": "high"}]},
+    )
+    assert predicted.status_code == 422, predicted.text

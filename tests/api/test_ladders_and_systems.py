@@ -26,6 +26,14 @@ async def test_systems_lists_every_system_of_systems_md(client: httpx.AsyncClien
     for entry in listed.values():
         assert entry["sources"], entry["id"]
         assert entry["description"]
+        # Sources by title (issue 24 item 9), not the seeds' file names.
+        assert not any(source.endswith(".txt") for source in entry["sources"]), entry["id"]
+    assert listed["fundox"]["sources"] == [
+        "Fundox, Ratings (the site's help page; formula by the player badtoper)"
+    ]
+    # Every number has its range (issue 23 item 3).
+    assert listed["elo"]["params"]["k"]["exclusive_minimum"] == 0
+    assert listed["elo"]["params"]["k"]["maximum"] == 1e6
 
 
 async def test_system_by_id_and_unknown(client: httpx.AsyncClient) -> None:

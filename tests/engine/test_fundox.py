@@ -61,7 +61,10 @@ def test_info_flags() -> None:
     assert info.kind == "game"
     assert info.duel is True
     assert info.default_active_within_days == 30
-    assert info.sources == ("003_2f9c47745724d002.txt",)
+    # Seed 003 by its title: the site's help page, the formula's author named in it.
+    assert info.sources == (
+        "Fundox, Ratings (the site's help page; formula by the player badtoper)",
+    )
     assert {spec.name: spec.default for spec in info.params} == {
         "initial": 1600.0,
         "max_exchange": 16.0,
