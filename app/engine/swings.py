@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from app.engine import glicko, glicko2
 from app.engine.base import DRAW, LOSS, WIN
@@ -74,8 +74,8 @@ def _elo(rater: EloRater, game: Game, before: Mapping[PlayerKey, PlayerState]) -
     expected scores is the player's own, whatever the outcome."""
     players = game.participants
     n = len(players)
-    k_per_duel = float(rater.params["k"]) / (n - 1)
-    scale = rater.scale
+    k_per_duel = rater.config.k / (n - 1)
+    scale = rater.config.scale
     R = [before[PlayerKey(p.player)].rating for p in players]
     # Sums of 1s and 1/2s below 2^53 are exact, so any order gives rate_game's S sum.
     S_win, S_loss, S_draw = WIN * (n - 1), LOSS + DRAW * (n - 2), DRAW * (n - 1)
@@ -108,7 +108,7 @@ def _glicko_family(
     period-start values."""
     players = game.participants
     n = len(players)
-    period = period_index(game.played_at, rater.period)
+    period = period_index(game.played_at, rater.config.period)
     states = [before[PlayerKey(p.player)] for p in players]
     positions = [locate(state, period) for state in states]
     starts = [rater.period_start(position)[0] for position in positions]
@@ -170,7 +170,7 @@ class _Period:
     rating: Callable[[float], float]
 
 
-def _deviation(rater: GlickoFamilyRater, state: PlayerState) -> float:
+def _deviation(rater: GlickoFamilyRater[Any], state: PlayerState) -> float:
     """The RD the family rates ``state`` with (its own, or the initial RD)."""
     return rater._RD(state)
 
@@ -199,8 +199,8 @@ def _glicko2_period(
     mu = glicko2.to_mu(base.rating)
     phi = glicko2.to_phi(_deviation(rater, base))
     sigma = rater._sigma(base)
-    phi_max = glicko2.to_phi(rater.initial_deviation)
-    tau = rater.tau
+    phi_max = glicko2.to_phi(rater.config.initial_deviation)
+    tau = rater.config.tau
     mu_j = [glicko2.to_mu(res.opponent_rating) for res in results]
     g_j = tuple(map(glicko2.g, (glicko2.to_phi(res.opponent_deviation) for res in results)))
     x_j = [g * (mu - m) for g, m in zip(g_j, mu_j, strict=True)]

@@ -1,12 +1,12 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
 
 from pydantic import Field, model_validator
 
 from app.schemas.common import Identifier, PartModel, RequestModel, ResponseModel
 from app.schemas.events import (
+    CLASS_MAX_LENGTH,
     FACTION_MAX_LENGTH,
     MAX_CENTRES,
     MAX_PLAYERS_PER_GAME,
@@ -32,8 +32,9 @@ class PredictionIn(RequestModel):
     size: int | None = Field(default=None, ge=2, le=MAX_EVENT_SIZE)
     rounds: int = Field(default=1, ge=1, le=1000)
     world_championship: bool = False
-    event_class: Literal["world", "continental", "main", "minor"] | None = Field(
-        default=None, alias="class"
+    #: A tournament system's event class (WPE: one of the ladder's ``influence`` classes).
+    event_class: str | None = Field(
+        default=None, alias="class", min_length=1, max_length=CLASS_MAX_LENGTH
     )
     held_on: date | None = None
     placements: list[int] | None = Field(default=None, min_length=1, max_length=MAX_PLACEMENTS)

@@ -46,9 +46,6 @@ def game_to_engine(body: GameBody) -> Game:
 
 
 def tournament_to_engine(body: TournamentBody) -> Tournament:
-    event_class = body.event_class
-    if body.world_championship and event_class is None:
-        event_class = "world"
     return Tournament(
         held_on=body.held_on,
         rounds=body.rounds,
@@ -56,7 +53,7 @@ def tournament_to_engine(body: TournamentBody) -> Tournament:
             Placement(player=s.player, rank=s.rank, centres=s.centres) for s in body.standings
         ),
         world_championship=body.world_championship,
-        event_class=event_class,
+        event_class=body.event_class,
         major=body.major,
         name=body.name,
     )

@@ -308,7 +308,7 @@ def _tournament(body: PredictionIn, inputs: Inputs, cancel: Cancel, at: datetime
     size = body.size
     rater = cast(TournamentRater, inputs.runtime.rater)
     held_on = body.held_on or at.date()
-    event_class = body.event_class or ("world" if body.world_championship else None)
+    event_class = body.event_class
 
     def event(player: Placement, placement: int) -> Tournament:
         """The event with ``player`` at ``placement``, placeholders (holding its centres)

@@ -6,7 +6,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -236,16 +236,24 @@ async def test_a_game_that_cannot_be_rated_does_not_fail_its_group(
 ) -> None:
     """A result overflowing to infinity is refused alone: the group hands every game back,
     and one by one only that game is refused (422), the other is stored."""
-    # Near the largest float, and an exchange as large: the winner's gain overflows.
-    huge = 1.79e308
-    await make_ladder(client, "overflow", "fundox", max_exchange=1e308)
-    for player in ("X", "Y"):
+    # Glicko-2 far from its model (tests/api/test_glicko.py's overflow test): two players
+    # 10,000 points apart, 150 upsets in one day, and the next day's upset overflows.
+    day = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    await make_ladder(client, "overflow", "glicko2", period="day")
+    for player, rating, rd in (("X", 1500 - 5000, 350), ("Y", 1500 + 5000, 1)):
         adjusted = await client.put(
-            f"/ladders/overflow/players/{player}", json={"rating": huge, "at": at(0)}
+            f"/ladders/overflow/players/{player}",
+            json={"rating": rating, "deviation": rd, "at": at(0, day)},
         )
         assert adjusted.status_code == 200, adjusted.text
-    bad = game("overflow", "bad", {"X": 1, "Y": 2}, minutes=10)
-    good = game("overflow", "good", {"A": 1, "B": 2}, minutes=10)
+    upsets = [
+        game("overflow", f"u{n}", {"X": 1, "Y": 2}, minutes=1 + n, played_at=at(1 + n, day))
+        for n in range(150)
+    ]
+    assert (await client.post("/games/batch", json={"games": upsets})).status_code == 200
+    next_day = 24 * 60 + 1
+    bad = game("overflow", "bad", {"X": 1, "Y": 2}, played_at=at(next_day, day))
+    good = game("overflow", "good", {"A": 1, "B": 2}, played_at=at(next_day, day))
     assert record_group(database, "overflow", [_new(bad), _new(good)]) == [DEFERRED, DEFERRED]
 
     refused = await client.post("/games", json=bad)
