@@ -98,6 +98,8 @@ class GameOut(ResponseModel):
     seq: int
     played_at: datetime
     rated: bool
+    #: The Kinzett tournament the game belongs to (its standings: GET .../standings).
+    tournament: str | None = None
     voided: bool = False
     #: Events replayed, and ratings rewritten, by a late result, a correction or a void.
     recomputed_events: int = 0

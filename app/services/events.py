@@ -157,6 +157,7 @@ def event_out(
             seq=view.seq,
             played_at=view.occurred_at,
             rated=view.rated,
+            tournament=view.body.get("tournament"),
             voided=view.voided,
             recomputed_events=recomputed,
             recomputed_players=recomputed_players,
@@ -257,6 +258,7 @@ def _dry_run(db: Database, new: NewEvent) -> GameOut | TournamentOut:
                 seq=0,
                 played_at=new.occurred_at,
                 rated=new.rated,
+                tournament=new.tournament,
                 changes=changes,
             )
         return TournamentOut(

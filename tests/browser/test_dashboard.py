@@ -576,6 +576,18 @@ def test_kinzett_tournament_of_games_has_a_page(page: Page, api: httpx.Client, s
     _shot(page, "tournament-kinzett")
 
 
+def test_a_kinzett_game_links_to_its_tournament(page: Page, api: httpx.Client, server: str) -> None:
+    game_id = next(iter(KINZETT_GAMES))
+    assert api.get(f"/ladders/manorcon/games/{game_id}").json()["tournament"] == "mc86"
+    _goto(page, server, f"ladders/manorcon/games/{game_id}", "event")
+    link = page.locator('a[href="#/ladders/manorcon/tournaments/mc86"]')
+    assert link.inner_text() == "mc86"
+    link.click()
+    _ready(page, "event")
+    assert "mc86" in page.locator("h1").inner_text()
+    assert page.locator("table.standings > tbody > tr").count() > 0
+
+
 def test_kinzett_leaderboard_shows_secondary_points(
     page: Page, api: httpx.Client, server: str
 ) -> None:

@@ -55,6 +55,11 @@ async function recordedEvent(ladder, system, kind, id, setCrumbs) {
       ["Sequence", event.seq],
       event.voided ? ["Status", h("span", { class: "badge" }, "voided")] : null,
       event.rated === false ? ["Rated", "no"] : null,
+      event.tournament
+        ? ["Tournament", h("a", {
+          href: `#/ladders/${encodeURIComponent(ladder.id)}/tournaments/${encodeURIComponent(event.tournament)}`,
+        }, event.tournament)]
+        : null,
     ]),
     // A voided event keeps no changes: say so rather than draw an empty table.
     event.voided && !event.changes.length
