@@ -120,13 +120,14 @@ def validate(runtime: Runtime, event: LadderEvent) -> None:
     if isinstance(event, Game) and runtime.info.kind != "game":
         raise Invalid.at(
             ("ladder",),
-            f"ladder uses the tournament system {runtime.info.id!r}: "
-            "post its results to /tournaments",
+            f"ladder uses the tournament system {runtime.info.id!r}: its results are "
+            "tournaments (POST /tournaments, or tournament lines in an import), not games",
         )
     if isinstance(event, Tournament) and runtime.info.kind != "tournament":
         raise Invalid.at(
             ("ladder",),
-            f"ladder uses the game system {runtime.info.id!r}: post its results to /games",
+            f"ladder uses the game system {runtime.info.id!r}: its results are games "
+            "(POST /games, or game lines in an import), not tournaments",
         )
     with engine_refusals():
         if isinstance(event, Game):
