@@ -288,12 +288,24 @@ def main(argv: list[str] | None = None) -> None:
         migrate()
     elif args.command == "openapi":
         write_openapi(args.output)
-    elif args.command == "recompute":
-        sys.exit(recompute(args.ladder, args.start))
-    elif args.command == "import":
-        sys.exit(import_file(args.file, args.ladder, args.format, args.skip_invalid, args.chunk))
-    elif args.command == "export":
-        sys.exit(export_file(args.ladder, args.output))
+    else:
+        sys.exit(_database_command(args))
+
+
+def _database_command(args: argparse.Namespace) -> int:
+    """A command on the ladders' data: what the service refuses (an unreachable or
+    unmigrated database among them) is one line and exit 2, not a traceback."""
+    from app.core.errors import DomainError
+
+    try:
+        if args.command == "recompute":
+            return recompute(args.ladder, args.start)
+        if args.command == "import":
+            return import_file(args.file, args.ladder, args.format, args.skip_invalid, args.chunk)
+        return export_file(args.ladder, args.output)
+    except DomainError as exc:
+        print(f"error: {exc.detail}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
