@@ -199,10 +199,7 @@ class GlickoConfig(GlickoFamilyConfig):
     @classmethod
     def from_params(cls, params: Mapping[str, Json]) -> GlickoConfig:
         return cls(
-            initial_rating=float(params["initial_rating"]),
-            initial_deviation=float(params["initial_deviation"]),
-            period=str(params["period"]),
-            ranking_multiplier=float(params["ranking_multiplier"]),
+            **cls.family_values(params),
             c=float(params["c"]),
         )
 

@@ -385,10 +385,7 @@ class Glicko2Config(GlickoFamilyConfig):
     @classmethod
     def from_params(cls, params: Mapping[str, Json]) -> Glicko2Config:
         return cls(
-            initial_rating=float(params["initial_rating"]),
-            initial_deviation=float(params["initial_deviation"]),
-            period=str(params["period"]),
-            ranking_multiplier=float(params["ranking_multiplier"]),
+            **cls.family_values(params),
             initial_volatility=float(params["initial_volatility"]),
             tau=float(params["tau"]),
         )

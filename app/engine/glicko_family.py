@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from app.engine.base import BaseRater, require_finite, require_player_count
 from app.engine.errors import InvalidEvent
@@ -133,6 +133,16 @@ class GlickoFamilyConfig:
     initial_deviation: float
     period: str
     ranking_multiplier: float
+
+    @staticmethod
+    def family_values(params: Mapping[str, Json]) -> dict[str, Any]:
+        """The family's fields from a ladder's (checked) parameters, for a system's config."""
+        return {
+            "initial_rating": float(params["initial_rating"]),
+            "initial_deviation": float(params["initial_deviation"]),
+            "period": str(params["period"]),
+            "ranking_multiplier": float(params["ranking_multiplier"]),
+        }
 
 
 ConfigT = TypeVar("ConfigT", bound=GlickoFamilyConfig)
