@@ -3,7 +3,7 @@ recomputation)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +14,11 @@ from app.models import Change, Event
 
 #: Players per IN list: keeps the bound-parameter counts small on both databases.
 PLAYERS_PER_QUERY = 500
+#: Event seqs per IN list, for the same reason.
+SEQS_PER_QUERY = 500
+#: Rows fetched at a time from a stream of change positions: memory follows this, not the
+#: length of the history read.
+POSITIONS_PER_FETCH = 5_000
 
 NO_STATISTICS: dict[str, Any] = {
     "games": 0,
@@ -42,6 +47,28 @@ class ChangeRepository:
         }
         self.session.execute(delete(Change).where(condition))
         return touched
+
+    def delete_of_events(self, ladder_id: str, seqs: Collection[int]) -> None:
+        """Delete every change of the events ``seqs``."""
+        ordered = sorted(seqs)
+        for begin in range(0, len(ordered), SEQS_PER_QUERY):
+            part = ordered[begin : begin + SEQS_PER_QUERY]
+            self.session.execute(
+                delete(Change).where(Change.ladder_id == ladder_id, Change.event_seq.in_(part))
+            )
+
+    def positions_from(self, ladder_id: str, start: datetime) -> Iterator[Any]:
+        """Where each change at or after ``start`` stands and whose it is, in history order
+        (the changes of one event together): rows of ``event_seq``, ``occurred_at``,
+        ``seq``, ``player`` and ``faction``, streamed (the index on (ladder, time, seq)
+        serves the order; no state or details are read)."""
+        statement = (
+            select(Change.event_seq, Change.occurred_at, Change.seq, Change.player, Change.faction)
+            .where(Change.ladder_id == ladder_id, Change.occurred_at >= start)
+            .order_by(Change.occurred_at, Change.seq)
+            .execution_options(yield_per=POSITIONS_PER_FETCH)
+        )
+        yield from self.session.execute(statement)
 
     def of_event(self, seq: int) -> list[Change]:
         return list(
