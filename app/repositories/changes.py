@@ -3,7 +3,7 @@ recomputation)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -48,11 +48,12 @@ class ChangeRepository:
         self.session.execute(delete(Change).where(condition))
         return touched
 
-    def delete_of_events(self, ladder_id: str, seqs: Collection[int]) -> None:
-        """Delete every change of the events ``seqs``."""
-        ordered = sorted(seqs)
-        for begin in range(0, len(ordered), SEQS_PER_QUERY):
-            part = ordered[begin : begin + SEQS_PER_QUERY]
+    def delete_of_events(self, ladder_id: str, seqs: Sequence[int]) -> None:
+        """Delete every change of the events ``seqs``, given in history order: a slice at a
+        time from the newest, since a change's predecessor (``prev_change_id``) must outlive
+        it. The events must hold the newest changes of their ratings."""
+        for end in range(len(seqs), 0, -SEQS_PER_QUERY):
+            part = seqs[max(0, end - SEQS_PER_QUERY) : end]
             self.session.execute(
                 delete(Change).where(Change.ladder_id == ladder_id, Change.event_seq.in_(part))
             )

@@ -285,11 +285,12 @@ def recompute(
     if start is None or not changed or runtime.info.ladder_scoped:
         return _recompute_tail(session, ladder, runtime, start, changed)
     events = EventRepository(session)
-    order, lost = _cone(session, ladder, runtime, start, changed)
-    ChangeRepository(session).delete_of_events(ladder.id, {*order, *changed})
+    cone = _cone(session, ladder, runtime, start, changed)
+    ChangeRepository(session).delete_of_events(ladder.id, cone.deleted)
     ladder_state = plain(runtime.rater.initial_ladder_state())  # not ladder-scoped: constant
-    work = _Replay(session, ladder, runtime, ladder_state, lost)
-    return _replay_pages(work, runtime, events.live_rows_of(ladder.id, order, EVENT_PAGE), changed)
+    work = _Replay(session, ladder, runtime, ladder_state, cone.lost)
+    pages = events.live_rows_of(ladder.id, cone.replayed, EVENT_PAGE)
+    return _replay_pages(work, runtime, pages, changed)
 
 
 def _recompute_tail(
@@ -340,11 +341,22 @@ class _Fresh:
     keys: frozenset[RatingKey]
 
 
+@dataclass(slots=True)
+class _Cone:
+    """What a change re-rates, each list in history order."""
+
+    #: The events to replay: the cone, and the live changed events at their new places.
+    replayed: list[int] = field(default_factory=list)
+    #: The stored events whose changes go: the cone's, and the changed events' (old places).
+    deleted: list[int] = field(default_factory=list)
+    #: The ratings whose changes go.
+    lost: set[RatingKey] = field(default_factory=set)
+
+
 def _cone(
     session: Session, ladder: Ladder, runtime: Runtime, start: datetime, changed: Collection[int]
-) -> tuple[list[int], set[RatingKey]]:
-    """The events to replay (the cone of ``changed``, and the live changed events
-    themselves), in history order, and the ratings whose changes they delete.
+) -> _Cone:
+    """The dependency cone of the ``changed`` events.
 
     A rating is *dirty* from the first place where its history differs: where a changed
     event stood before (its stored changes) or stands now (its current body), or where an
@@ -375,22 +387,22 @@ def _cone(
         )
     )
     dirty: set[RatingKey] = set()
-    lost: set[RatingKey] = set()
-    order: list[int] = []
+    cone = _Cone()
     positions = ChangeRepository(session).positions_from(ladder.id, start)
     for (at, seq), rows in groupby(positions, key=lambda r: (r.occurred_at, r.seq)):
         while waiting and (waiting[0].occurred_at, waiting[0].seq) < (at, seq):
             fresh = waiting.popleft()
             dirty.update(fresh.keys)
-            order.append(fresh.seq)
+            cone.replayed.append(fresh.seq)
         keys = {(r.player, r.faction) for r in rows}
         if seq in changed or not dirty.isdisjoint(keys):
             dirty.update(keys)
-            lost.update(keys)
+            cone.lost.update(keys)
+            cone.deleted.append(seq)
             if seq not in changed:  # a changed event is replayed at its new place
-                order.append(seq)
-    order.extend(fresh.seq for fresh in waiting)
-    return order, lost
+                cone.replayed.append(seq)
+    cone.replayed.extend(fresh.seq for fresh in waiting)
+    return cone
 
 
 def states_as_of(
