@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, select
+from sqlalchemy import and_, case, delete, func, or_, select, true
 from sqlalchemy.orm import Session
 
 from app.models import Change, Event
@@ -58,18 +58,49 @@ class ChangeRepository:
                 delete(Change).where(Change.ladder_id == ladder_id, Change.event_seq.in_(part))
             )
 
-    def positions_from(self, ladder_id: str, start: datetime) -> Iterator[Any]:
-        """Where each change at or after ``start`` stands and whose it is, in history order
-        (the changes of one event together): rows of ``event_seq``, ``occurred_at``,
-        ``seq``, ``player`` and ``faction``, streamed (the index on (ladder, time, seq)
-        serves the order; no state or details are read)."""
+    def positions_before(
+        self, ladder_id: str, start: datetime, end: tuple[datetime, int]
+    ) -> Iterator[tuple[int, datetime, str, str]]:
+        """(``event_seq``, ``occurred_at``, ``player``, ``faction``) of each change at or after
+        ``start`` and before the place ``end`` (time, seq), in history order (an event's
+        changes together), streamed."""
+        columns = (Change.event_seq, Change.occurred_at, Change.player, Change.faction)
+        before_end = or_(
+            Change.occurred_at < end[0], and_(Change.occurred_at == end[0], Change.seq < end[1])
+        )
+        yield from self._stream(columns, ladder_id, start, before_end)
+
+    def positions_after(
+        self, ladder_id: str, start: datetime, after: tuple[datetime, int] | None
+    ) -> Iterator[tuple[int, str, str]]:
+        """(``event_seq``, ``player``, ``faction``) of each change at or after ``start`` and
+        after the place ``after`` (time, seq), in history order, streamed. No times: a cone
+        reads these for every change of the tail, and turning each time into a datetime
+        cost more than all the rest of the walk."""
+        columns = (Change.event_seq, Change.player, Change.faction)
+        condition = (
+            true()
+            if after is None
+            else or_(
+                Change.occurred_at > after[0],
+                and_(Change.occurred_at == after[0], Change.seq > after[1]),
+            )
+        )
+        yield from self._stream(columns, ladder_id, start, condition)
+
+    def _stream(
+        self, columns: Sequence[Any], ladder_id: str, start: datetime, condition: Any
+    ) -> Iterator[Any]:
+        """The ``columns`` of the ladder's changes at or after ``start`` meeting
+        ``condition``, in history order (the (ladder, time, seq) index), as plain tuples
+        fetched a slice at a time (Core rows, which are tuples: no ORM objects)."""
         statement = (
-            select(Change.event_seq, Change.occurred_at, Change.seq, Change.player, Change.faction)
-            .where(Change.ladder_id == ladder_id, Change.occurred_at >= start)
+            select(*columns)
+            .where(Change.ladder_id == ladder_id, Change.occurred_at >= start, condition)
             .order_by(Change.occurred_at, Change.seq)
             .execution_options(yield_per=POSITIONS_PER_FETCH)
         )
-        yield from self.session.execute(statement)
+        yield from self.session.connection().execute(statement)
 
     def of_event(self, seq: int) -> list[Change]:
         return list(

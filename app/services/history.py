@@ -20,6 +20,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import groupby
+from operator import itemgetter
 from typing import Any, cast
 
 from sqlalchemy.orm import Session
@@ -388,20 +389,36 @@ def _cone(
     )
     dirty: set[RatingKey] = set()
     cone = _Cone()
-    positions = ChangeRepository(session).positions_from(ladder.id, start)
-    for (at, seq), rows in groupby(positions, key=lambda r: (r.occurred_at, r.seq)):
-        while waiting and (waiting[0].occurred_at, waiting[0].seq) < (at, seq):
-            fresh = waiting.popleft()
-            dirty.update(fresh.keys)
-            cone.replayed.append(fresh.seq)
-        keys = {(r.player, r.faction) for r in rows}
+
+    def meet(seq: int, keys: set[RatingKey]) -> None:
+        """A stored event (or a changed one where it stood) at its place in the walk."""
         if seq in changed or not dirty.isdisjoint(keys):
             dirty.update(keys)
             cone.lost.update(keys)
             cone.deleted.append(seq)
             if seq not in changed:  # a changed event is replayed at its new place
                 cone.replayed.append(seq)
-    cone.replayed.extend(fresh.seq for fresh in waiting)
+
+    def admit(fresh: _Fresh) -> None:
+        """A changed event at its new place."""
+        dirty.update(fresh.keys)
+        cone.replayed.append(fresh.seq)
+
+    changes = ChangeRepository(session)
+    # Up to the last changed event's new place, stored events and changed ones interleave;
+    # after it only stored events come, and their times are not needed.
+    last = (waiting[-1].occurred_at, waiting[-1].seq) if waiting else None
+    if last is not None:
+        timed = changes.positions_before(ladder.id, start, last)
+        for (seq, at), rows in groupby(timed, key=itemgetter(0, 1)):
+            while waiting and (waiting[0].occurred_at, waiting[0].seq) < (at, seq):
+                admit(waiting.popleft())
+            meet(seq, {(player, faction) for _, _, player, faction in rows})
+    for fresh in waiting:
+        admit(fresh)
+    untimed = changes.positions_after(ladder.id, start, last)
+    for seq, entries in groupby(untimed, key=itemgetter(0)):
+        meet(seq, {(player, faction) for _, player, faction in entries})
     return cone
 
 
