@@ -28,7 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,8 @@ GAMES_PER_DAY = 2_880
 LATENESS = {"1 day": GAMES_PER_DAY, "10 days": 10 * GAMES_PER_DAY}
 #: Places sampled per lateness are this many games apart, so samples do not overlap much.
 SAMPLE_STRIDE = 7
+#: A late game stands this long before the stored game at its place.
+LATE_BEFORE_NEXT = timedelta(seconds=1)
 #: What one unit runs, in a process of its own at one checkout.
 UNIT = r"""
 import json, os, sys, time
@@ -93,6 +95,30 @@ print(json.dumps(out))
 """
 
 
+def expected_cones(ds: data.Dataset, places: list[Any]) -> list[dict[str, Any]]:
+    """Each late game's cone, from the generated games alone (an independent check of
+    ``recomputed_events``): the stored games after its place that share a player with it
+    or with an earlier one of them, in the history its predecessors in ``places`` left."""
+    games = list(data.bodies(ds))
+    history = [
+        (datetime.fromisoformat(g["played_at"]), seq, {p["player"] for p in g["players"]})
+        for seq, g in enumerate(games)
+    ]
+    out = []
+    for label, index in places:
+        at = datetime.fromisoformat(games[index]["played_at"]) - LATE_BEFORE_NEXT
+        players = {games[index]["players"][0]["player"], games[index + 1]["players"][0]["player"]}
+        place = (at, len(history))
+        dirty, events = set(players), 0
+        for when, seq, names in sorted(history):
+            if (when, seq) > place and not dirty.isdisjoint(names):
+                dirty |= names
+                events += 1
+        history.append((at, len(history), players))
+        out.append({"lateness": label, "index": index, "events": events, "ratings": len(dirty)})
+    return out
+
+
 def _unit(checkout: Path, path: Path, url: str, ladder: str, places: list[Any]) -> list[Any]:
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     done = subprocess.run(
@@ -126,6 +152,7 @@ def main() -> int:
         for label, lateness in sorted(LATENESS.items(), key=lambda item: -item[1])
         for sample in range(args.samples)
     ]
+    expected = expected_cones(ds, places)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as work:
         path = Path(work) / "elo.jsonl"
@@ -168,6 +195,7 @@ def main() -> int:
                 "old": str(args.old),
                 "new": str(args.new),
                 "runs": rows,
+                "expected_cones": expected,
                 "summary": summary,
                 "nproc": os.cpu_count(),
             },
@@ -183,6 +211,7 @@ def main() -> int:
             f"({', '.join(map(str, old['recomputed_events']))}) | {new['median_s']:.3f} "
             f"({', '.join(map(str, new['recomputed_events']))}) |"
         )
+    print("\nexpected cones (events, ratings):", [(e["events"], e["ratings"]) for e in expected])
     print(f"\n{out}")
     return 0
 
