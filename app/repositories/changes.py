@@ -3,17 +3,22 @@ recomputation)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, select
+from sqlalchemy import and_, case, delete, func, or_, select, true
 from sqlalchemy.orm import Session
 
 from app.models import Change, Event
 
 #: Players per IN list: keeps the bound-parameter counts small on both databases.
 PLAYERS_PER_QUERY = 500
+#: Event seqs per IN list, for the same reason.
+SEQS_PER_QUERY = 500
+#: Rows fetched at a time from a stream of change positions: memory follows this, not the
+#: length of the history read.
+POSITIONS_PER_FETCH = 5_000
 
 NO_STATISTICS: dict[str, Any] = {
     "games": 0,
@@ -42,6 +47,60 @@ class ChangeRepository:
         }
         self.session.execute(delete(Change).where(condition))
         return touched
+
+    def delete_of_events(self, ladder_id: str, seqs: Sequence[int]) -> None:
+        """Delete every change of the events ``seqs``, given in history order: a slice at a
+        time from the newest, since a change's predecessor (``prev_change_id``) must outlive
+        it. The events must hold the newest changes of their ratings."""
+        for end in range(len(seqs), 0, -SEQS_PER_QUERY):
+            part = seqs[max(0, end - SEQS_PER_QUERY) : end]
+            self.session.execute(
+                delete(Change).where(Change.ladder_id == ladder_id, Change.event_seq.in_(part))
+            )
+
+    def positions_before(
+        self, ladder_id: str, start: datetime, end: tuple[datetime, int]
+    ) -> Iterator[tuple[int, datetime, str, str]]:
+        """(``event_seq``, ``occurred_at``, ``player``, ``faction``) of each change at or after
+        ``start`` and before the place ``end`` (time, seq), in history order (an event's
+        changes together), streamed."""
+        columns = (Change.event_seq, Change.occurred_at, Change.player, Change.faction)
+        before_end = or_(
+            Change.occurred_at < end[0], and_(Change.occurred_at == end[0], Change.seq < end[1])
+        )
+        yield from self._stream(columns, ladder_id, start, before_end)
+
+    def positions_after(
+        self, ladder_id: str, start: datetime, after: tuple[datetime, int] | None
+    ) -> Iterator[tuple[int, str, str]]:
+        """(``event_seq``, ``player``, ``faction``) of each change at or after ``start`` and
+        after the place ``after`` (time, seq), in history order, streamed. No times: a cone
+        reads these for every change of the tail, and turning each time into a datetime
+        cost more than all the rest of the walk."""
+        columns = (Change.event_seq, Change.player, Change.faction)
+        condition = (
+            true()
+            if after is None
+            else or_(
+                Change.occurred_at > after[0],
+                and_(Change.occurred_at == after[0], Change.seq > after[1]),
+            )
+        )
+        yield from self._stream(columns, ladder_id, start, condition)
+
+    def _stream(
+        self, columns: Sequence[Any], ladder_id: str, start: datetime, condition: Any
+    ) -> Iterator[Any]:
+        """The ``columns`` of the ladder's changes at or after ``start`` meeting
+        ``condition``, in history order (the (ladder, time, seq) index), as plain tuples
+        fetched a slice at a time (Core rows, which are tuples: no ORM objects)."""
+        statement = (
+            select(*columns)
+            .where(Change.ladder_id == ladder_id, Change.occurred_at >= start, condition)
+            .order_by(Change.occurred_at, Change.seq)
+            .execution_options(yield_per=POSITIONS_PER_FETCH)
+        )
+        yield from self.session.connection().execute(statement)
 
     def of_event(self, seq: int) -> list[Change]:
         return list(

@@ -112,6 +112,23 @@ class EventRepository:
             yield page
             after = (page[-1].occurred_at, page[-1].seq)
 
+    def live_rows_of(
+        self, ladder_id: str, seqs: Sequence[int], page_size: int
+    ) -> Iterator[list[Any]]:
+        """The live events among ``seqs``, in the order given (history order, for a
+        replay), ``page_size`` at a time, as the plain rows of :meth:`live_rows`."""
+        for begin in range(0, len(seqs), page_size):
+            wanted = seqs[begin : begin + page_size]
+            found: dict[int, Any] = {}
+            for part in range(0, len(wanted), IDS_PER_QUERY):
+                statement = select(*_LIVE_COLUMNS).where(
+                    Event.ladder_id == ladder_id,
+                    Event.voided_at.is_(None),
+                    Event.seq.in_(wanted[part : part + IDS_PER_QUERY]),
+                )
+                found.update((row.seq, row) for row in self.session.execute(statement))
+            yield [found[seq] for seq in wanted if seq in found]
+
     def ladder_state_before(self, ladder_id: str, start: datetime) -> dict[str, Any] | None:
         """Ladder-wide state after the last live event before ``start`` (None: initial)."""
         return self._last_ladder_state(ladder_id, Event.occurred_at < start)

@@ -4,7 +4,8 @@ Order of history is (time, arrival): ``occurred_at`` then ``seq``. An ordinary e
 ladder shared and its players' rating rows exclusively (sorted, so never a deadlock), then
 extends each rating's chain of changes. An event that is late (earlier than something already
 applied to one of its ratings), and every event of a ladder-scoped system, needs the ladder's
-exclusive lock and recomputes everything from its time onward.
+exclusive lock and recomputes what follows it: the events that depend on it (its dependency
+cone, :func:`recompute`), or for a ladder-scoped system everything from its time onward.
 
 Every path rates through one loop, :class:`_Replay` over the engine's
 :func:`app.engine.ledger.replay`: recording one event, a group of them, a batch or an import
@@ -14,9 +15,12 @@ chunk, and recomputation, so they cannot disagree. Writes go through the databas
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Any, cast
 
 from sqlalchemy.orm import Session
@@ -97,7 +101,8 @@ class Existing:
 
 @dataclass(frozen=True, slots=True)
 class Recomputed:
-    """Stored before something already in history: everything after it was re-rated."""
+    """Stored before something already in history: what depends on it was re-rated
+    (``events`` stored events, ``players`` ratings; see :func:`recompute`)."""
 
     seq: int
     events: int
@@ -162,7 +167,7 @@ def record(
         if not exclusive:
             return Retry.EXCLUSIVE
         [seq] = _write_events(session, [new])
-        count, players = recompute(session, ladder, new.occurred_at)
+        count, players = recompute(session, ladder, new.occurred_at, changed=[seq])
         return Recomputed(seq, count, players)
     [created] = _extend(session, ladder, runtime, [new], rows)
     return created
@@ -238,9 +243,9 @@ def store(
     session: Session, ladder: Ladder, items: Sequence[NewEvent]
 ) -> tuple[list[int], int, bool]:
     """Store new events (not stored yet; the caller holds the ladder's exclusive lock and
-    checked their ids), in time order, then input order. Returns their seqs, the events
-    rated, and whether history before the end was re-rated (some came before a stored
-    event)."""
+    checked their ids), in time order, then input order. Returns their seqs, the stored
+    events re-rated (the new ones not included: see :func:`recompute`), and whether history
+    before the end was recomputed (some came before a stored event)."""
     if not items:
         return [], 0, False
     ordered = sorted(range(len(items)), key=lambda i: (items[i].occurred_at, i))
@@ -254,27 +259,67 @@ def store(
         created = _extend(session, ladder, runtime, [items[i] for i in ordered], rows)
         for index, done in zip(ordered, created, strict=True):
             seqs[index] = done.seq
-        return seqs, len(items), False
+        return seqs, 0, False
     written = _write_events(session, [items[i] for i in ordered])
     for index, seq in zip(ordered, written, strict=True):
         seqs[index] = seq
-    count, _players = recompute(session, ladder, first)
+    count, _players = recompute(session, ladder, first, changed=written)
     return seqs, count, True
 
 
-def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple[int, int]:
-    """Rewrite every change at or after ``start`` by replaying the live history from there
-    (``None``: from scratch). The caller holds the ladder's exclusive lock. Returns (events
-    replayed, ratings rewritten)."""
-    events = EventRepository(session)
+def recompute(
+    session: Session, ladder: Ladder, start: datetime | None, *, changed: Collection[int] = ()
+) -> tuple[int, int]:
+    """Re-rate what follows ``start`` (``None``: everything, from scratch); the caller holds
+    the ladder's exclusive lock.
+
+    ``changed`` names the events stored, corrected or voided since they were last rated (all
+    at or after ``start``). With them, a system whose events depend only on their own
+    ratings re-rates just their dependency cone (:func:`_cone`): the replay is the same as
+    the whole tail's for every event it rates, and the others could not move. Without them,
+    for a ladder-scoped system, or from scratch, every live event from ``start`` is
+    re-rated.
+
+    Returns (stored events re-rated, ``changed`` not included; ratings rewritten).
+    """
     runtime = runtime_for(ladder)
+    changed = set(changed)
+    if start is None or not changed or runtime.info.ladder_scoped:
+        return _recompute_tail(session, ladder, runtime, start, changed)
+    events = EventRepository(session)
+    cone = _cone(session, ladder, runtime, start, changed)
+    ChangeRepository(session).delete_of_events(ladder.id, cone.deleted)
+    ladder_state = plain(runtime.rater.initial_ladder_state())  # not ladder-scoped: constant
+    work = _Replay(session, ladder, runtime, ladder_state, cone.lost)
+    pages = events.live_rows_of(ladder.id, cone.replayed, EVENT_PAGE)
+    return _replay_pages(work, runtime, pages, changed)
+
+
+def _recompute_tail(
+    session: Session,
+    ladder: Ladder,
+    runtime: Runtime,
+    start: datetime | None,
+    changed: Collection[int],
+) -> tuple[int, int]:
+    """Rewrite every change at or after ``start`` by replaying the live history from there."""
+    events = EventRepository(session)
     ladder_state: Any = None if start is None else events.ladder_state_before(ladder.id, start)
     if ladder_state is None:
         ladder_state = plain(runtime.rater.initial_ladder_state())
     lost = ChangeRepository(session).delete_from(ladder.id, start)
     work = _Replay(session, ladder, runtime, ladder_state, lost, from_scratch=start is None)
+    return _replay_pages(work, runtime, events.live_rows(ladder.id, start, EVENT_PAGE), changed)
+
+
+def _replay_pages(
+    work: _Replay, runtime: Runtime, pages: Iterable[Sequence[Any]], changed: Collection[int]
+) -> tuple[int, int]:
+    """Rate the pages of stored rows in order; (stored events re-rated but ``changed``,
+    ratings rewritten)."""
     per_faction = runtime.info.per_faction
-    for page in events.live_rows(ladder.id, start, EVENT_PAGE):
+    own = 0
+    for page in pages:
         placed = [
             (
                 _Placed(row.seq, row.occurred_at, row.rated),
@@ -282,9 +327,100 @@ def recompute(session: Session, ladder: Ladder, start: datetime | None) -> tuple
             )
             for row in page
         ]
+        own += sum(1 for row in page if row.seq in changed)
         work.load([k for _, event in placed for k in _db_keys(runtime, event)])
         work.rate(placed)
-    return work.finish()
+    replayed, players = work.finish()
+    return replayed - own, players
+
+
+@dataclass(frozen=True, slots=True)
+class _Fresh:
+    """A changed event as it stands now (live): its place in history and its ratings."""
+
+    occurred_at: datetime
+    seq: int
+    keys: frozenset[RatingKey]
+
+
+@dataclass(slots=True)
+class _Cone:
+    """What a change re-rates, each list in history order."""
+
+    #: The events to replay: the cone, and the live changed events at their new places.
+    replayed: list[int] = field(default_factory=list)
+    #: The stored events whose changes go: the cone's, and the changed events' (old places).
+    deleted: list[int] = field(default_factory=list)
+    #: The ratings whose changes go.
+    lost: set[RatingKey] = field(default_factory=set)
+
+
+def _cone(
+    session: Session, ladder: Ladder, runtime: Runtime, start: datetime, changed: Collection[int]
+) -> _Cone:
+    """The dependency cone of the ``changed`` events.
+
+    A rating is *dirty* from the first place where its history differs: where a changed
+    event stood before (its stored changes) or stands now (its current body), or where an
+    event of the cone rates it. A stored event at or after ``start`` is in the cone when
+    one of its ratings is dirty by then; it makes all of its ratings dirty. Walking the
+    stored changes' positions in history order, merged with the changed events' new
+    places, finds exactly that. An event's outcome depends only on its own ratings' states
+    (every system but a ladder-scoped one), so an event outside the cone met the same
+    states it was rated from, and its changes stand; and every change of a dirty rating
+    after it became dirty belongs to the cone, so once they are deleted its newest
+    surviving change is where its replay starts.
+    """
+    per_faction = runtime.info.per_faction
+    waiting = deque(
+        sorted(
+            (
+                _Fresh(
+                    row.occurred_at,
+                    row.seq,
+                    frozenset(_db_keys(runtime, stored_to_engine(row.kind, row.body, per_faction))),
+                )
+                for page in EventRepository(session).live_rows_of(
+                    ladder.id, sorted(changed), EVENT_PAGE
+                )
+                for row in page
+            ),
+            key=lambda fresh: (fresh.occurred_at, fresh.seq),
+        )
+    )
+    dirty: set[RatingKey] = set()
+    cone = _Cone()
+
+    def meet(seq: int, keys: set[RatingKey]) -> None:
+        """A stored event (or a changed one where it stood) at its place in the walk."""
+        if seq in changed or not dirty.isdisjoint(keys):
+            dirty.update(keys)
+            cone.lost.update(keys)
+            cone.deleted.append(seq)
+            if seq not in changed:  # a changed event is replayed at its new place
+                cone.replayed.append(seq)
+
+    def admit(fresh: _Fresh) -> None:
+        """A changed event at its new place."""
+        dirty.update(fresh.keys)
+        cone.replayed.append(fresh.seq)
+
+    changes = ChangeRepository(session)
+    # Up to the last changed event's new place, stored events and changed ones interleave;
+    # after it only stored events come, and their times are not needed.
+    last = (waiting[-1].occurred_at, waiting[-1].seq) if waiting else None
+    if last is not None:
+        timed = changes.positions_before(ladder.id, start, last)
+        for (seq, at), rows in groupby(timed, key=itemgetter(0, 1)):
+            while waiting and (waiting[0].occurred_at, waiting[0].seq) < (at, seq):
+                admit(waiting.popleft())
+            meet(seq, {(player, faction) for _, _, player, faction in rows})
+    for fresh in waiting:
+        admit(fresh)
+    untimed = changes.positions_after(ladder.id, start, last)
+    for seq, entries in groupby(untimed, key=itemgetter(0)):
+        meet(seq, {(player, faction) for _, player, faction in entries})
+    return cone
 
 
 def states_as_of(

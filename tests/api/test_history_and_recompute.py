@@ -47,7 +47,9 @@ async def test_late_game_is_placed_in_time_order(client: httpx.AsyncClient) -> N
     await post_game(client, game("club", "g2", {"ann": 1, "bob": 2}, minutes=10))
     # g1 happened before g2: bob beat ann first, then ann beat bob.
     late = await post_game(client, game("club", "g1", {"bob": 1, "ann": 2}, minutes=5))
-    assert late["recomputed_events"] == 2
+    # g1 (ann, bob) at 5 is followed by g2 (ann, bob) at 10, which shares both: the cone is
+    # {g2}, one stored event (g1 itself is not counted); ratings rewritten: ann and bob.
+    assert late["recomputed_events"] == 1
     assert late["recomputed_players"] == 2
     first = pair_amount(1600, 1600)
     bob, ann = 1600 + first, 1600 - first
@@ -241,3 +243,38 @@ async def test_failed_full_recompute_keeps_the_old_changes(
     assert await _change_ids(database, "a") == ids_a
     assert await _change_ids(database, "b") == ids_b
     assert stored_ratings(database, "a") == ratings_a
+
+
+#: A crowd of players who never meet the late game's players.
+CROWD = 400
+CROWD_GAMES = 3_000
+
+
+async def test_a_late_game_re_rates_only_its_cone(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    """3,000 games among a crowd, and a few games of a..e (issue 21's 6,000-game ladder in
+    small). A late a-e game at minute 500 shares a with ab-1000, which brings in b, so
+    ab-2000 and bc-2600, which brings in c: its cone is those three. cd-2500 has c, but
+    before c was reached (b only meets c at 2600), so it stands; so does all of the crowd.
+    Ratings rewritten: a, b, c and the new e."""
+    await make_ladder(client, "big", "elo")
+    # i and 7i + 1 differ modulo 400 (their difference 6i + 1 is odd): two players each.
+    crowd = [
+        game("big", f"g{i}", {f"p{i % CROWD}": 1, f"p{(7 * i + 1) % CROWD}": 2}, minutes=i)
+        for i in range(CROWD_GAMES)
+    ]
+    own = [
+        game("big", "ab-1000", {"a": 1, "b": 2}, minutes=1000),
+        game("big", "ab-2000", {"b": 1, "a": 2}, minutes=2000),
+        game("big", "cd-2500", {"c": 1, "d": 2}, minutes=2500),
+        game("big", "bc-2600", {"b": 1, "c": 2}, minutes=2600),
+    ]
+    response = await client.post("/games/batch", json={"games": crowd + own})
+    assert response.status_code == 200, response.text
+    late = await post_game(client, game("big", "ae-500", {"a": 1, "e": 2}, minutes=500))
+    assert late["recomputed_events"] == 3
+    assert late["recomputed_players"] == 4
+    cone = stored_ratings(database, "big")
+    recompute_ladder(database, "big", None)
+    assert stored_ratings(database, "big") == cone

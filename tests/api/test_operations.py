@@ -134,11 +134,12 @@ async def test_batch_recomputations_are_counted_and_extensions_are_not(
     later = [game("metered-batch", "g-later", {"a": 2, "b": 1}, 30)]
     assert (await client.post("/games/batch", json={"games": later})).status_code == 200
     assert await counts() == before
-    # Before both stored games: one recomputation replaying it and the two after it.
+    # Before every stored game: one recomputation, re-rating the stored games after it that
+    # share a player with it: g0, g1 and g-later (all a and b), 3 (the new one not counted).
     late = [game("metered-batch", "g-late", {"a": 2, "b": 1}, 5)]
     assert (await client.post("/games/batch", json={"games": late})).status_code == 200
     after = await counts()
-    assert (after[0] - before[0], after[1] - before[1]) == (1, 4)
+    assert (after[0] - before[0], after[1] - before[1]) == (1, 3)
 
 
 async def test_one_json_log_line_per_request_with_its_request_id(

@@ -1,15 +1,21 @@
 """A hypothesis state machine over every system: submit, late submit, correct, void and
 parameter changes, in any order. After each step the stored state of every rating equals a
-fresh in-memory replay of the surviving history, exactly (bit for bit)."""
+fresh in-memory replay of the surviving history, exactly (bit for bit), and the events the
+step re-rated (those whose change rows were rewritten) are exactly the ones it had to: the
+dependency cone, computed here from the machine's own model of history, or the whole tail
+where the service replays it (ladder-wide systems, parameter changes)."""
 
 from __future__ import annotations
 
 import json
 import os
 import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -20,17 +26,28 @@ from sqlalchemy import text
 from app.core.database import Database
 from app.engine.ledger import final_states
 from app.engine.registry import SYSTEMS
-from app.schemas.events import GameIn, TournamentIn
+from app.schemas.events import GameIn, GameOut, TournamentIn, TournamentOut
 from app.schemas.ladders import LadderIn, LadderPatch
 from app.services import events as event_service
+from app.services import history
 from app.services import ladders as ladder_service
 from app.services.conversion import GAME, TOURNAMENT, game_to_engine, tournament_to_engine
-from app.services.runtime import configure, encode_state
+from app.services.runtime import configure, encode_state, plain
 
 PLAYERS = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"]
 POWERS = ["A", "E", "F", "G", "I", "R", "T"]
 RACES = ["Orc", "Elf"]
 BASE = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+#: A game's time is BASE plus a drawn number of these. Minutes, except for the systems with
+#: rating periods: 3 hours, so that day and week periods hold several games and a history
+#: of ten steps crosses their boundaries (a late game lands inside a period, or before one).
+TIME_UNIT = {"glicko": timedelta(hours=3), "glicko2": timedelta(hours=3)}
+DEFAULT_TIME_UNIT = timedelta(minutes=1)
+#: Whether PUT and DELETE tell the recomputation which event changed, so that they re-rate
+#: its cone like a late game; until app/services/events.py passes ``changed=[event.seq]``
+#: to ``history.recompute`` they replay the whole tail from their time, and count
+#: themselves among the events re-rated when they stay live.
+CORRECTIONS_NAME_THEIR_EVENT = False
 #: Parameter sets a federation might switch between, per system.
 PARAM_CHOICES: dict[str, list[dict[str, Any]]] = {
     "elo": [{"k": 16}, {"k": 32}],
@@ -55,6 +72,40 @@ class Stored:
     body: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Placed:
+    """An event of the model's history: its place (time, arrival) and its ratings."""
+
+    at: datetime
+    seq: int
+    keys: frozenset[tuple[str, str]]
+
+    @property
+    def position(self) -> tuple[datetime, int]:
+        return (self.at, self.seq)
+
+
+def cone(before: dict[str, Placed], after: dict[str, Placed], changed: str | None) -> set[int]:
+    """The stored events a change of event ``changed`` must re-rate, by definition: a live
+    event other than it is in the cone when it stands after a *source* sharing one of its
+    ratings; the sources are the changed event where it stood (``before``) and where it
+    stands (``after``), and every event of the cone. Grown until nothing is added."""
+    sources = [p for p in (before.get(changed or ""), after.get(changed or "")) if p]
+    others = [p for name, p in after.items() if name != changed]
+    found: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for event in others:
+            if event.seq not in found and any(
+                source.position < event.position and source.keys & event.keys for source in sources
+            ):
+                found.add(event.seq)
+                sources.append(event)
+                grew = True
+    return found
+
+
 def competition_ranks(draw: st.DrawFn, count: int) -> list[int]:
     """Ranks in "1, 2, 2, 4" style from random scores (ties allowed)."""
     scores = [draw(st.integers(0, 3)) for _ in range(count)]
@@ -62,8 +113,9 @@ def competition_ranks(draw: st.DrawFn, count: int) -> list[int]:
 
 
 @st.composite
-def game_body(draw: st.DrawFn, system: str, minute: int) -> dict[str, Any]:
-    played_at = (BASE + timedelta(minutes=minute)).isoformat().replace("+00:00", "Z")
+def game_body(draw: st.DrawFn, system: str, when: int) -> dict[str, Any]:
+    at = BASE + when * TIME_UNIT.get(system, DEFAULT_TIME_UNIT)
+    played_at = at.isoformat().replace("+00:00", "Z")
     if system in ("nadf", "kinzett"):
         return diplomacy_body(draw, system, played_at)
     size = 2 if system == "naf" else draw(st.integers(2, 4))
@@ -142,21 +194,31 @@ class HistoryMachine(RuleBasedStateMachine):
         self.live: dict[str, Stored] = {}
         self.counter = 0
         self.params: dict[str, Any] = {}
-        self.kind = SYSTEMS[self.system].info.kind
+        self.info = SYSTEMS[self.system].info
+        self.kind = self.info.kind
 
-    @initialize()
-    def create(self) -> None:
-        ladder_service.create_ladder(self.database, LadderIn(id=self.ladder, system=self.system))
+    @initialize(data=st.data())
+    def create(self, data: st.DataObject) -> None:
+        # Some ladders start under other parameters (a Glicko ladder with day periods).
+        choice = data.draw(st.sampled_from([{}, *PARAM_CHOICES[self.system]]))
+        ladder_service.create_ladder(
+            self.database, LadderIn(id=self.ladder, system=self.system, params=choice or None)
+        )
+        self.params.update(choice)
 
     def _submit(self, body: dict[str, Any], event_id: str) -> None:
         full = {**body, "ladder": self.ladder, "id": event_id}
-        if self.kind == "game":
-            out = event_service.submit_game(self.database, GameIn.model_validate(full)).body
-        else:
-            out = event_service.submit_tournament(
-                self.database, TournamentIn.model_validate(full)
-            ).body
-        self.live[event_id] = Stored(self.kind, event_id, out.seq, full)
+        with self._step(event_id) as step:
+            if self.kind == "game":
+                out: GameOut | TournamentOut = event_service.submit_game(
+                    self.database, GameIn.model_validate(full)
+                ).body
+            else:
+                out = event_service.submit_tournament(
+                    self.database, TournamentIn.model_validate(full)
+                ).body
+            self.live[event_id] = Stored(self.kind, event_id, out.seq, full)
+            step.answered(out.recomputed_events, out.recomputed_players)
 
     @rule(data=st.data())
     def submit(self, data: st.DataObject) -> None:
@@ -175,34 +237,135 @@ class HistoryMachine(RuleBasedStateMachine):
         target = data.draw(st.sampled_from(sorted(self.live)))
         when = data.draw(st.integers(0, self.counter * 10 + 10))
         body = {**self._body(data, when), "ladder": self.ladder, "id": target}
-        if self.kind == "game":
-            out = event_service.correct_game(
-                self.database, self.ladder, target, GameIn.model_validate(body)
-            )
-        else:
-            out = event_service.correct_tournament(
-                self.database, self.ladder, target, TournamentIn.model_validate(body)
-            )
-        self.live[target] = Stored(self.kind, target, out.seq, body)
+        with self._step(target) as step:
+            if self.kind == "game":
+                out = event_service.correct_game(
+                    self.database, self.ladder, target, GameIn.model_validate(body)
+                )
+            else:
+                out = event_service.correct_tournament(
+                    self.database, self.ladder, target, TournamentIn.model_validate(body)
+                )
+            self.live[target] = Stored(self.kind, target, out.seq, body)
+            step.answered(out.recomputed_events, out.recomputed_players)
 
     @precondition(lambda self: bool(self.live))
     @rule(data=st.data())
     def void(self, data: st.DataObject) -> None:
         target = data.draw(st.sampled_from(sorted(self.live)))
         kind = GAME if self.kind == "game" else TOURNAMENT
-        event_service.void_event(self.database, self.ladder, kind, target)
-        del self.live[target]
+        with self._step(target) as step:
+            out = event_service.void_event(self.database, self.ladder, kind, target)
+            del self.live[target]
+            step.answered(out.recomputed_events, out.recomputed_players)
 
     @rule(data=st.data())
     def change_params(self, data: st.DataObject) -> None:
         choice = data.draw(st.sampled_from(PARAM_CHOICES[self.system]))
-        ladder_service.change_ladder(self.database, self.ladder, LadderPatch(params=choice))
-        self.params.update(choice)
+        with self._step(None) as step:
+            out = ladder_service.change_ladder(
+                self.database, self.ladder, LadderPatch(params=choice)
+            )
+            step.changed_params = self._configured() != self._configured(choice)
+            self.params.update(choice)
+            step.answered(out.recomputed_events, out.recomputed_players)
+
+    def _configured(self, more: dict[str, Any] | None = None) -> Any:
+        return plain(configure(self.system, {**self.params, **(more or {})}).rater.params)
 
     def _body(self, data: st.DataObject, when: int) -> dict[str, Any]:
         if self.kind == "game":
             return data.draw(game_body(self.system, when))
         return data.draw(tournament_body(self.system, when))
+
+    # -- what each step re-rated, against what it had to -------------------------------
+
+    @contextmanager
+    def _step(self, changed: str | None) -> Iterator[Step]:
+        """Around one step: the model and the stored change ids before and after it, and
+        the events the service rated meanwhile (a spy on the one rating loop; change ids
+        alone cannot tell, as SQLite hands out deleted ids again). The events rated, the
+        changed one aside, must be the expected ones, every other stored event must keep
+        its change rows, and the answer's counts must say so."""
+        step = Step(changed, self._placed(), self._change_ids())
+        rated: list[int] = []
+        rate = history._Replay.rate
+
+        def spy(replay: Any, page: Any) -> Any:
+            rated.extend(placed.seq for placed, _ in page)
+            return rate(replay, page)
+
+        with patch.object(history._Replay, "rate", spy):
+            yield step
+        after = self._placed()
+        ids = self._change_ids()
+        own = step.before.get(changed or "") or after.get(changed or "")
+        others = {seq for seq in rated if own is None or seq != own.seq}
+        events, count, players = self._expected(step, after)
+        assert others == events
+        assert len(rated) == len(set(rated))  # none twice
+        kept = (step.ids.keys() & ids.keys()) - events - {own.seq if own else None}
+        assert {seq: ids[seq] for seq in kept} == {seq: step.ids[seq] for seq in kept}
+        assert step.events == count
+        assert step.players == players
+
+    def _expected(self, step: Step, after: dict[str, Placed]) -> tuple[set[int], int, int]:
+        """(events re-rated, recomputed_events, recomputed_players) by the documented rules."""
+        before, changed = step.before, step.changed
+        if changed is None:  # a parameter change: everything, from scratch, or nothing
+            if not step.changed_params:
+                return set(), 0, 0
+            return {p.seq for p in after.values()}, len(after), len(_keys(after.values()))
+        old, new = before.get(changed), after.get(changed)
+        start = min(p.at for p in (old, new) if p is not None)
+        if old is None:  # posted: recomputed only when late
+            assert new is not None
+            later = [p for p in before.values() if p.at > new.at]
+            if not self.info.ladder_scoped:
+                later = [p for p in later if p.keys & new.keys]
+            if not later:
+                return set(), 0, 0
+        named = old is None or CORRECTIONS_NAME_THEIR_EVENT
+        if named and not self.info.ladder_scoped:
+            found = cone(before, after, changed)
+            rated = [p for p in after.values() if p.seq in found]
+            own = [p for p in (old, new) if p is not None]
+            return found, len(found), len(_keys([*rated, *own]))
+        # The whole tail from the start: every live event there is replayed, and the
+        # ratings of what stood there before and stands there now are rewritten.
+        tail = {p.seq for name, p in after.items() if name != changed and p.at >= start}
+        counted = len(tail) + (new is not None and not named)
+        rewritten = [p for p in [*before.values(), *after.values()] if p.at >= start]
+        return tail, counted, len(_keys(rewritten))
+
+    def _placed(self) -> dict[str, Placed]:
+        return {name: self._place(stored) for name, stored in self.live.items()}
+
+    def _place(self, stored: Stored) -> Placed:
+        body = stored.body
+        if self.kind == "game":
+            at = datetime.fromisoformat(body["played_at"].replace("Z", "+00:00"))
+            keys = frozenset(
+                (p["player"], (p.get("faction") or "") if self.info.per_faction else "")
+                for p in body["players"]
+            )
+        else:
+            held = date.fromisoformat(body["held_on"])
+            at = datetime(held.year, held.month, held.day, tzinfo=UTC)
+            keys = frozenset((entry["player"], "") for entry in body["standings"])
+        return Placed(at, stored.seq, keys)
+
+    def _change_ids(self) -> dict[int, frozenset[int]]:
+        """Each stored event's change ids: a re-rated event's changes are new rows."""
+        ids: dict[int, set[int]] = {}
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(
+                text("SELECT event_seq, id FROM changes WHERE ladder_id = :l"),
+                {"l": self.ladder},
+            )
+            for seq, change_id in rows:
+                ids.setdefault(seq, set()).add(change_id)
+        return {seq: frozenset(found) for seq, found in ids.items()}
 
     @invariant()
     def stored_equals_replay(self) -> None:
@@ -233,6 +396,26 @@ class HistoryMachine(RuleBasedStateMachine):
             )
             stored = {(r[0], r[1]): _json(r[2]) for r in rows}
         assert stored == expected
+
+
+@dataclass
+class Step:
+    """One step of the machine: the event it changes (None: the parameters), the model and
+    the stored change ids before it, and what the service answered."""
+
+    changed: str | None
+    before: dict[str, Placed]
+    ids: dict[int, frozenset[int]]
+    events: int = -1
+    players: int = -1
+    changed_params: bool = False
+
+    def answered(self, events: int, players: int) -> None:
+        self.events, self.players = events, players
+
+
+def _keys(events: Iterable[Placed]) -> set[tuple[str, str]]:
+    return {key for event in events for key in event.keys}
 
 
 def _json(value: Any) -> Any:
