@@ -200,7 +200,7 @@ class HistoryMachine(RuleBasedStateMachine):
     @initialize(data=st.data())
     def create(self, data: st.DataObject) -> None:
         # Some ladders start under other parameters (a Glicko ladder with day periods).
-        choice = data.draw(st.sampled_from([{}, *PARAM_CHOICES[self.system]]))
+        choice = data.draw(st.sampled_from([{}, *PARAM_CHOICES.get(self.system, [])]))
         ladder_service.create_ladder(
             self.database, LadderIn(id=self.ladder, system=self.system, params=choice or None)
         )
@@ -261,7 +261,8 @@ class HistoryMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def change_params(self, data: st.DataObject) -> None:
-        choice = data.draw(st.sampled_from(PARAM_CHOICES[self.system]))
+        # A system without choices here is changed to its defaults (a full recomputation).
+        choice = data.draw(st.sampled_from(PARAM_CHOICES.get(self.system, [{}])))
         with self._step(None) as step:
             out = ladder_service.change_ladder(
                 self.database, self.ladder, LadderPatch(params=choice)
