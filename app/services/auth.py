@@ -23,7 +23,7 @@ from app.core.logging import note
 from app.models import ApiKey, RateWindow
 from app.repositories.keys import KeyRepository
 from app.schemas.keys import KeyCreated, KeyIn, KeyList, KeyOut
-from app.services.history import now
+from app.services.runtime import now
 
 KEY_PREFIX = "rk_"
 KEY_ID_BYTES = 6

@@ -42,9 +42,9 @@ from app.services.conversion import (
     adjustment_to_engine,
 )
 from app.services.events import new_game_event, new_tournament_event
-from app.services.history import EVENT_PAGE, NewEvent, now
+from app.services.history import EVENT_PAGE, NewEvent
 from app.services.ladders import create_ladder
-from app.services.runtime import Runtime, body_hash, configure, require_ladder, runtime_for
+from app.services.runtime import Runtime, body_hash, configure, now, require_ladder, runtime_for
 
 #: CSV columns; rows sharing an ``id`` (consecutive) are one game. Empty cells are absent.
 CSV_COLUMNS = (

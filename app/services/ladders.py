@@ -15,8 +15,8 @@ from app.models import Ladder
 from app.repositories.ladders import LadderRepository
 from app.schemas.ladders import LadderChanged, LadderIn, LadderList, LadderOut, LadderPatch
 from app.schemas.systems import SystemOut
-from app.services.history import now, recompute
-from app.services.runtime import configure, get_system, plain, require_ladder
+from app.services.history import recompute
+from app.services.runtime import configure, get_system, now, plain, require_ladder
 
 
 def describe_system(info: SystemInfo) -> SystemOut:

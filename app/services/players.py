@@ -31,9 +31,9 @@ from app.schemas.players import (
 from app.schemas.profiles import LadderRatingOut, PlayerProfileOut
 from app.services import snapshots
 from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_engine
-from app.services.history import NewEvent, now, record, validate
+from app.services.history import NewEvent, record, validate
 from app.services.profiles import name_and_country, profiles_of
-from app.services.runtime import require_ladder, runtime_for
+from app.services.runtime import now, require_ladder, runtime_for
 
 
 def _faction_out(faction: str) -> str | None:

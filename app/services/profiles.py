@@ -16,7 +16,7 @@ from app.models import PlayerProfile
 from app.repositories.profiles import ProfileRepository
 from app.schemas.events import GameOut, TournamentOut
 from app.schemas.profiles import ProfileIn, ProfileOut
-from app.services.history import now
+from app.services.runtime import now
 
 
 def profiles_of(session: Session, players: Iterable[str]) -> dict[str, PlayerProfile]:

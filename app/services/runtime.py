@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -28,6 +29,11 @@ class Runtime:
 
     def standing(self, state: PlayerState) -> Standing:
         return self.rater.standing(state)
+
+
+def now() -> datetime:
+    """The time as every write stamps it (UTC)."""
+    return datetime.now(UTC)
 
 
 def get_system(system_id: str) -> System:

@@ -29,8 +29,8 @@ from app.engine.registry import SYSTEMS
 from app.schemas.events import GameIn, GameOut, TournamentIn, TournamentOut
 from app.schemas.ladders import LadderIn, LadderPatch
 from app.services import events as event_service
-from app.services import history
 from app.services import ladders as ladder_service
+from app.services import replay as replay_module
 from app.services.conversion import GAME, TOURNAMENT, game_to_engine, tournament_to_engine
 from app.services.runtime import configure, encode_state, plain
 
@@ -290,13 +290,13 @@ class HistoryMachine(RuleBasedStateMachine):
         its change rows, and the answer's counts must say so."""
         step = Step(changed, self._placed(), self._change_ids())
         rated: list[int] = []
-        rate = history._Replay.rate
+        rate = replay_module.Replay.rate
 
         def spy(replay: Any, page: Any) -> Any:
             rated.extend(placed.seq for placed, _ in page)
             return rate(replay, page)
 
-        with patch.object(history._Replay, "rate", spy):
+        with patch.object(replay_module.Replay, "rate", spy):
             yield step
         after = self._placed()
         ids = self._change_ids()

@@ -1,0 +1,115 @@
+"""The dependency cone of a change to history: the events that can move when some events are
+stored, corrected or voided before the end of a ladder's history (SYSTEMS.md's per-rating
+systems: an event depends only on its own ratings' states).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
+
+from sqlalchemy.orm import Session
+
+from app.models import Ladder
+from app.repositories.changes import ChangeRepository
+from app.repositories.events import EventRepository
+from app.repositories.ratings import RatingKey
+from app.services.conversion import stored_to_engine
+from app.services.replay import db_keys
+from app.services.runtime import Runtime
+
+
+@dataclass(frozen=True, slots=True)
+class Fresh:
+    """A changed event as it stands now (live): its place in history and its ratings."""
+
+    occurred_at: datetime
+    seq: int
+    keys: frozenset[RatingKey]
+
+
+@dataclass(slots=True)
+class Cone:
+    """What a change re-rates, each list in history order."""
+
+    #: The events to replay: the cone, and the live changed events at their new places.
+    replayed: list[int] = field(default_factory=list)
+    #: The stored events whose changes go: the cone's, and the changed events' (old places).
+    deleted: list[int] = field(default_factory=list)
+    #: The ratings whose changes go.
+    lost: set[RatingKey] = field(default_factory=set)
+
+
+def find_cone(
+    session: Session,
+    ladder: Ladder,
+    runtime: Runtime,
+    start: datetime,
+    changed: Collection[int],
+    page: int,
+) -> Cone:
+    """The dependency cone of the ``changed`` events.
+
+    A rating is *dirty* from the first place where its history differs: where a changed
+    event stood before (its stored changes) or stands now (its current body), or where an
+    event of the cone rates it. A stored event at or after ``start`` is in the cone when
+    one of its ratings is dirty by then; it makes all of its ratings dirty. Walking the
+    stored changes' positions in history order, merged with the changed events' new
+    places, finds exactly that. An event's outcome depends only on its own ratings' states
+    (every system but a ladder-scoped one), so an event outside the cone met the same
+    states it was rated from, and its changes stand; and every change of a dirty rating
+    after it became dirty belongs to the cone, so once they are deleted its newest
+    surviving change is where its replay starts.
+    """
+    per_faction = runtime.info.per_faction
+    waiting = deque(
+        sorted(
+            (
+                Fresh(
+                    row.occurred_at,
+                    row.seq,
+                    frozenset(db_keys(runtime, stored_to_engine(row.kind, row.body, per_faction))),
+                )
+                for page in EventRepository(session).live_rows_of(ladder.id, sorted(changed), page)
+                for row in page
+            ),
+            key=lambda fresh: (fresh.occurred_at, fresh.seq),
+        )
+    )
+    dirty: set[RatingKey] = set()
+    cone = Cone()
+
+    def meet(seq: int, keys: set[RatingKey]) -> None:
+        """A stored event (or a changed one where it stood) at its place in the walk."""
+        if seq in changed or not dirty.isdisjoint(keys):
+            dirty.update(keys)
+            cone.lost.update(keys)
+            cone.deleted.append(seq)
+            if seq not in changed:  # a changed event is replayed at its new place
+                cone.replayed.append(seq)
+
+    def admit(fresh: Fresh) -> None:
+        """A changed event at its new place."""
+        dirty.update(fresh.keys)
+        cone.replayed.append(fresh.seq)
+
+    changes = ChangeRepository(session)
+    # Up to the last changed event's new place, stored events and changed ones interleave;
+    # after it only stored events come, and their times are not needed.
+    last = (waiting[-1].occurred_at, waiting[-1].seq) if waiting else None
+    if last is not None:
+        timed = changes.positions_before(ladder.id, start, last)
+        for (seq, at), rows in groupby(timed, key=itemgetter(0, 1)):
+            while waiting and (waiting[0].occurred_at, waiting[0].seq) < (at, seq):
+                admit(waiting.popleft())
+            meet(seq, {(player, faction) for _, _, player, faction in rows})
+    for fresh in waiting:
+        admit(fresh)
+    untimed = changes.positions_after(ladder.id, start, last)
+    for seq, entries in groupby(untimed, key=itemgetter(0)):
+        meet(seq, {(player, faction) for _, player, faction in entries})
+    return cone

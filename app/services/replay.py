@@ -1,0 +1,292 @@
+"""The one replay loop: events rated in history order from each rating's starting point,
+through the engine's :func:`app.engine.ledger.replay`, their changes written as they are made
+and the rating rows they leave written at the end. Recording one event, a group of them, a
+batch or an import chunk, and recomputation all rate through :class:`Replay`, so they cannot
+disagree. Writes go through the database's :class:`~app.repositories.history.HistoryWriter`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, replay, shown
+from app.engine.types import LadderEvent, PlayerKey, PlayerState
+from app.models import Ladder
+from app.repositories.changes import ChangeRepository
+from app.repositories.events import EventRepository
+from app.repositories.history import history_writer
+from app.repositories.ladders import LadderRepository
+from app.repositories.ratings import RatingKey, RatingRepository
+from app.services.runtime import (
+    Runtime,
+    db_key,
+    decode_state,
+    encode_state,
+    engine_key,
+    engine_refusals,
+    now,
+    plain,
+)
+
+
+def db_keys(runtime: Runtime, event: LadderEvent) -> list[RatingKey]:
+    return [db_key(k) for k in event_keys(runtime.info, event)]
+
+
+def fresh_row(runtime: Runtime, ladder: Ladder, key: RatingKey) -> dict[str, Any]:
+    state = runtime.rater.initial_state(ladder.state)
+    return {"player": key[0], "faction": key[1], **state_columns(runtime, state, ladder.state)}
+
+
+def state_columns(runtime: Runtime, state: PlayerState, ladder_state: Any) -> dict[str, Any]:
+    standing = shown(runtime.rater, state, ladder_state)
+    return {
+        "rating": standing.rating,
+        "deviation": standing.deviation,
+        "volatility": standing.volatility,
+        "ranking_value": standing.ranking_value,
+        "tiebreak": standing.tiebreak,
+        "state": encode_state(state),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Where an event stands in history."""
+
+    seq: int
+    occurred_at: datetime
+    rated: bool
+
+
+@dataclass(slots=True)
+class Start:
+    """Where a rating's replay starts: its state, chain and statistics before the first
+    event replayed (no state: the system's initial one)."""
+
+    state: PlayerState | None = None
+    last_change_id: int | None = None
+    last_event_at: datetime | None = None
+    last_event_seq: int | None = None
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    last_played_at: datetime | None = None
+
+    def count(self, outcome: str | None, at: datetime) -> None:
+        if outcome is None:
+            return
+        self.games += 1
+        self.wins += outcome == "win"
+        self.draws += outcome == "draw"
+        self.losses += outcome == "loss"
+        self.last_played_at = at
+
+    def statistics(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "last_played_at": self.last_played_at,
+        }
+
+
+class Replay:
+    """Rates events in history order from each rating's starting point, writes their
+    changes as it goes, and the rating rows they leave at the end (:meth:`finish`)."""
+
+    def __init__(
+        self,
+        session: Session,
+        ladder: Ladder,
+        runtime: Runtime,
+        ladder_state: Any,
+        lost: set[RatingKey],
+        *,
+        from_scratch: bool = False,
+    ) -> None:
+        self.session = session
+        self.ladder = ladder
+        self.runtime = runtime
+        self.writer = history_writer(session)
+        self.ladder_state = ladder_state
+        #: Ratings whose changes from the replay's start were deleted.
+        self.lost = lost
+        self.from_scratch = from_scratch
+        self.starts: dict[RatingKey, Start] = {}
+        #: Ratings known to have a row (read, or among ``lost``).
+        self.with_rows: set[RatingKey] = set(lost)
+        self.states: dict[PlayerKey, PlayerState] = {}
+        #: Ratings the replay changed.
+        self.changed: set[RatingKey] = set()
+        self.ladder_states: list[tuple[int, Any]] = []
+        self.events = 0
+
+    def start_from_rows(self, rows: Mapping[RatingKey, Any]) -> None:
+        """Ratings that lost no changes start from their current rows."""
+        for key, row in rows.items():
+            self.with_rows.add(key)
+            start = Start(
+                None if row.last_change_id is None else decode_state(row.state),
+                row.last_change_id,
+                row.last_event_at,
+                row.last_event_seq,
+                row.games,
+                row.wins,
+                row.draws,
+                row.losses,
+                row.last_played_at,
+            )
+            self._start(key, start)
+
+    def _start(self, key: RatingKey, start: Start) -> None:
+        self.starts[key] = start
+        if start.state is not None:
+            self.states[engine_key(*key)] = start.state
+
+    def load(self, keys: Iterable[RatingKey]) -> None:
+        """Bring in the starting points of ratings not seen yet: fresh in a replay from
+        scratch; else from the current row when the rating lost no changes, or from its
+        newest surviving change and the statistics of the others when it did."""
+        wanted = sorted({k for k in keys if k not in self.starts})
+        if not wanted:
+            return
+        if self.from_scratch:
+            for key in wanted:
+                self._start(key, Start())
+            return
+        intact = [k for k in wanted if k not in self.lost]
+        self.start_from_rows(RatingRepository(self.session).rows(self.ladder.id, intact))
+        lost = [k for k in wanted if k in self.lost]
+        points = ChangeRepository(self.session).starting_points(self.ladder.id, lost)
+        for key, (change, stats) in points.items():
+            state = decode_state(change.state_after)
+            self._start(key, Start(state, change.id, change.occurred_at, change.seq, **stats))
+        for key in wanted:
+            if key not in self.starts:
+                self._start(key, Start())
+
+    def rate(self, page: Sequence[tuple[Placed, LadderEvent]]) -> list[list[dict[str, Any]]]:
+        """Rate a page of events (their ratings started) and write their changes; each
+        event's change rows. The rows go to the writer as they are made, so the database
+        stores them while the next events are rated (PostgreSQL's COPY streams them)."""
+        info, rater = self.runtime.info, self.runtime.rater
+        ids = iter(self.writer.draw_change_ids(sum(len(event_keys(info, e)) for _, e in page)))
+        written: list[list[dict[str, Any]]] = []
+
+        def rows() -> Iterator[dict[str, Any]]:
+            with engine_refusals():
+                steps = replay(info, rater, [e for _, e in page], self.states, self.ladder_state)
+                for (placed, event), step in zip(page, steps, strict=True):
+                    made = self._change_rows(placed, event, step.outcome.changes, ids)
+                    written.append(made)
+                    for change in step.outcome.changes:
+                        self.states[change.key] = change.after
+                    if info.ladder_scoped:
+                        self.ladder_state = plain(step.outcome.ladder_state)
+                        self.ladder_states.append((placed.seq, self.ladder_state))
+                    self.events += 1
+                    yield from made
+
+        self.writer.write_changes(rows())
+        return written
+
+    def _change_rows(
+        self, placed: Placed, event: LadderEvent, changes: Sequence[Any], ids: Iterable[int]
+    ) -> list[dict[str, Any]]:
+        """The ``changes`` rows of one event, each chained to its rating's previous change."""
+        ranks = event_ranks(event)
+        outcomes = outcomes_by_rank(ranks) if placed.rated else [None] * len(ranks)
+        rows = []
+        # ``ids`` runs on past this event (the page's ids): zip stops at its last change.
+        for position, (change, change_id) in enumerate(zip(changes, ids, strict=False)):
+            key = db_key(change.key)
+            start = self.starts[key]
+            rows.append(
+                {
+                    "id": change_id,
+                    "ladder_id": self.ladder.id,
+                    "event_seq": placed.seq,
+                    "player": key[0],
+                    "faction": key[1],
+                    "position": position,
+                    "rank": ranks[position],
+                    "outcome": outcomes[position],
+                    "occurred_at": placed.occurred_at,
+                    "seq": placed.seq,
+                    "rating_before": change.before.rating,
+                    "rating_after": change.after.rating,
+                    "deviation_before": change.before.deviation,
+                    "deviation_after": change.after.deviation,
+                    "volatility_before": change.before.volatility,
+                    "volatility_after": change.after.volatility,
+                    "state_after": encode_state(change.after),
+                    # Frozen at the top level only, as states are (``encode_state``).
+                    "details": dict(change.details),
+                    "prev_change_id": start.last_change_id,
+                }
+            )
+            start.last_change_id = change_id
+            start.last_event_at, start.last_event_seq = placed.occurred_at, placed.seq
+            start.count(outcomes[position], placed.occurred_at)
+            self.changed.add(key)
+        return rows
+
+    def finish(self) -> tuple[int, int]:
+        """Write the rating rows the replay leaves (and the ladder's state); returns (events
+        replayed, ratings rewritten)."""
+        ladder_id = self.ladder.id
+        ratings = RatingRepository(self.session)
+        self.load(self.lost)  # ratings that lost changes and had none replayed
+        affected = self.lost | self.changed
+        new = sorted(self.changed - self.with_rows)
+        ratings.ensure(ladder_id, [fresh_row(self.runtime, self.ladder, k) for k in new])
+        updates: list[dict[str, Any]] = []
+        orphaned: list[RatingKey] = []
+        for key in sorted(affected):
+            start = self.starts[key]
+            state = self.states.get(engine_key(*key))
+            if state is None or start.last_change_id is None:
+                orphaned.append(key)  # every change it had was voided
+                continue
+            updates.append(
+                {
+                    "player": key[0],
+                    "faction": key[1],
+                    **state_columns(self.runtime, state, self.ladder_state),
+                    "last_change_id": start.last_change_id,
+                    "last_event_at": start.last_event_at,
+                    "last_event_seq": start.last_event_seq,
+                    **start.statistics(),
+                }
+            )
+        self.writer.update_ratings(ladder_id, updates)
+        ratings.delete_many(ladder_id, orphaned)
+        if self.runtime.info.ladder_scoped:
+            self._store_ladder_state()
+        return self.events, len(affected)
+
+    def _store_ladder_state(self) -> None:
+        """A ladder-wide state (NADF's base) moved: store it with each event replayed, and
+        re-derive every shown rating under it (its floor may have risen or fallen)."""
+        ladder_id = self.ladder.id
+        EventRepository(self.session).set_ladder_states(self.ladder_states)
+        LadderRepository(self.session).set_state(ladder_id, self.ladder_state, now())
+        self.writer.update_ratings(
+            ladder_id,
+            [
+                {
+                    "player": row.player,
+                    "faction": row.faction,
+                    **state_columns(self.runtime, decode_state(row.state), self.ladder_state),
+                }
+                for row in RatingRepository(self.session).all_of_ladder(ladder_id)
+            ],
+        )
