@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class EngineError(ValueError):
     """Base class of every engine error."""
@@ -38,3 +41,22 @@ class IterationLimit(ArithmeticError):
     """An iterative step of a system (Glicko-2's volatility) ran past its bound without
     converging. Like an overflow, :func:`app.engine.ledger.rate_event` reports it as a
     NonFiniteResult naming the event."""
+
+
+@contextmanager
+def arithmetic_refused(where: str) -> Iterator[None]:
+    """A system's arithmetic failing inside (an overflow, a division by zero, a loop past its
+    bound, a math domain error) as the NonFiniteResult of the event's ``where`` (its
+    players, its standings): the one rule for every place the engine rates."""
+    try:
+        yield
+    except EngineError:
+        raise
+    # ArithmeticError: OverflowError, ZeroDivisionError, IterationLimit; ValueError: a math
+    # domain error (math.log of 0, math.sqrt of a negative).
+    except (ArithmeticError, ValueError) as exc:
+        raise NonFiniteResult(
+            (where,),
+            f"the system's arithmetic fails on this event ({type(exc).__name__}: {exc}): the "
+            "ratings or the ladder's parameters involved are too large for the system",
+        ) from exc

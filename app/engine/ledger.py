@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from math import isfinite
 from typing import cast
 
-from app.engine.errors import EngineError, NonFiniteResult
+from app.engine.errors import NonFiniteResult, arithmetic_refused
 from app.engine.protocols import GameRater, Rater, SystemInfo, TournamentRater, key_for
 from app.engine.types import (
     Adjustment,
@@ -91,7 +91,7 @@ def rate_event(
         if isinstance(event, Tournament)
         else "rating"
     )
-    try:
+    with arithmetic_refused(where):
         keys = event_keys(info, event)
         before = {k: states[k] if k in states else rater.initial_state(ladder_state) for k in keys}
         if isinstance(event, Adjustment):
@@ -111,16 +111,6 @@ def rate_event(
         return _finite(
             cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state), where
         )
-    except EngineError:
-        raise
-    # ArithmeticError: OverflowError, ZeroDivisionError, IterationLimit; ValueError: a math
-    # domain error (math.log of 0, math.sqrt of a negative).
-    except (ArithmeticError, ValueError) as exc:
-        raise NonFiniteResult(
-            (where,),
-            f"the system's arithmetic fails on this event ({type(exc).__name__}: {exc}): the "
-            "ratings or the ladder's parameters involved are too large for the system",
-        ) from exc
 
 
 def _finite(outcome: Outcome, where: str) -> Outcome:

@@ -25,8 +25,9 @@ from app.engine import glicko, glicko2
 from app.engine.base import DRAW, LOSS, WIN
 from app.engine.elo import EloRater
 from app.engine.elo_family import duel_delta, logistic_expected_score
-from app.engine.errors import NonFiniteResult
+from app.engine.errors import NonFiniteResult, arithmetic_refused
 from app.engine.glicko_family import GlickoFamilyRater
+from app.engine.ledger import PLAYERS
 from app.engine.periods import PeriodResult, locate, period_index
 from app.engine.protocols import GameRater
 from app.engine.types import Game, PlayerKey, PlayerState
@@ -64,9 +65,10 @@ def table_swings(
     """
     if not has_shortcut(rater):
         return None
-    if isinstance(rater, EloRater):
-        return _elo(rater, game, before)
-    return _glicko_family(cast(glicko.GlickoRater | glicko2.Glicko2Rater, rater), game, before)
+    with arithmetic_refused(PLAYERS):
+        if isinstance(rater, EloRater):
+            return _elo(rater, game, before)
+        return _glicko_family(cast(glicko.GlickoRater | glicko2.Glicko2Rater, rater), game, before)
 
 
 def _elo(rater: EloRater, game: Game, before: Mapping[PlayerKey, PlayerState]) -> Swings:
