@@ -74,7 +74,8 @@ class ChangeRepository:
         self, ladder_id: str, start: datetime, after: tuple[datetime, int] | None
     ) -> Iterator[tuple[int, str, str]]:
         """(``event_seq``, ``player``, ``faction``) of each change at or after ``start`` and
-        after the place ``after`` (time, seq), in history order, streamed. No times: a cone
+        at or after the place ``after`` (time, seq), in history order, streamed: with
+        :meth:`positions_before` up to the same place, every change once. No times: a cone
         reads these for every change of the tail, and turning each time into a datetime
         cost more than all the rest of the walk."""
         columns = (Change.event_seq, Change.player, Change.faction)
@@ -83,7 +84,7 @@ class ChangeRepository:
             if after is None
             else or_(
                 Change.occurred_at > after[0],
-                and_(Change.occurred_at == after[0], Change.seq > after[1]),
+                and_(Change.occurred_at == after[0], Change.seq >= after[1]),
             )
         )
         yield from self._stream(columns, ladder_id, start, condition)

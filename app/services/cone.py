@@ -99,7 +99,8 @@ def find_cone(
 
     changes = ChangeRepository(session)
     # Up to the last changed event's new place, stored events and changed ones interleave;
-    # after it only stored events come, and their times are not needed.
+    # from it only stored events come (and that event's own old changes, if it was corrected
+    # in place), and their times are not needed.
     last = (waiting[-1].occurred_at, waiting[-1].seq) if waiting else None
     if last is not None:
         timed = changes.positions_before(ladder.id, start, last)

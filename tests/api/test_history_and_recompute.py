@@ -6,9 +6,16 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.orm import Session
 
 from app.core.database import Database
+from app.repositories.events import EventRepository
+from app.repositories.ladders import LadderRepository
+from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
+from app.services.conversion import GAME
+from app.services.events import new_game_event
+from app.services.history import recompute
 from tests.helpers import at, by_player, game, make_ladder, post_game, stored_ratings
 
 pytestmark = pytest.mark.anyio
@@ -278,3 +285,32 @@ async def test_a_late_game_re_rates_only_its_cone(
     cone = stored_ratings(database, "big")
     recompute_ladder(database, "big", None)
     assert stored_ratings(database, "big") == cone
+
+
+async def test_a_correction_named_to_the_recomputation_re_rates_its_cone(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    """What a PUT does once it names its event to ``history.recompute`` (``changed``): g1
+    corrected in place (same time, b now wins). Its cone is g3, which b plays after it;
+    g2 has c, but before c meets b at g3, so it stands. Ratings rewritten: a and b (g1), c
+    (g3). The corrected event's old changes, at the very place it stands again, go."""
+    await make_ladder(client, "club", "elo")
+    await post_game(client, game("club", "g1", {"a": 1, "b": 2}, minutes=1))
+    await post_game(client, game("club", "g2", {"c": 1, "d": 2}, minutes=2))
+    await post_game(client, game("club", "g3", {"b": 1, "c": 2}, minutes=3))
+    corrected = new_game_event(GameIn.model_validate(game("club", "g1", {"a": 2, "b": 1}, 1)))
+
+    def work(session: Session) -> tuple[int, int]:
+        ladder = LadderRepository(session).get_locked("club", exclusive=True)
+        event = EventRepository(session).find("club", GAME, "g1")
+        assert ladder is not None
+        assert event is not None
+        event.body, event.body_hash = corrected.body, corrected.body_hash
+        session.flush()
+        return recompute(session, ladder, event.occurred_at, changed=[event.seq])
+
+    assert database.run(work) == (1, 3)
+    cone = stored_ratings(database, "club")
+    recompute_ladder(database, "club", None)
+    assert stored_ratings(database, "club") == cone
+    assert cone["b"][2] == 2  # wins: g1 as corrected, and g3
