@@ -44,7 +44,9 @@ RECOMPUTATIONS = Counter(
     "ratings_recomputations_total", "Recomputations of a ladder's history.", ["ladder", "system"]
 )
 RECOMPUTED_EVENTS = Counter(
-    "ratings_recomputed_events_total", "Events replayed by recomputations.", ["ladder", "system"]
+    "ratings_recomputed_events_total",
+    "Stored events re-rated by recomputations.",
+    ["ladder", "system"],
 )
 DB_ERRORS = Counter(
     "ratings_db_errors_total", "Database errors seen by transactions, by kind.", ["kind"]

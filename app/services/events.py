@@ -355,7 +355,7 @@ def correct_event(
         event.voided_at = None
         event.voided_changes = None
         session.flush()
-        count, players = recompute(session, ladder, start)
+        count, players = recompute(session, ladder, start, changed=[event.seq])
         return event_out(
             runtime, event, ChangeRepository(session).of_event(event.seq), count, players
         )
@@ -384,7 +384,7 @@ def void_event(
             changes = ChangeRepository(session).of_event(event.seq)
             event.voided_changes = [_voided_snapshot(c) for c in changes]
             session.flush()
-            count, players = recompute(session, ladder, event.occurred_at)
+            count, players = recompute(session, ladder, event.occurred_at, changed=[event.seq])
         return event_out(runtime, event, [], count, players), runtime.info.id
 
     out, system = db.run(work)

@@ -47,7 +47,7 @@ DEFAULT_TIME_UNIT = timedelta(minutes=1)
 #: its cone like a late game; until app/services/events.py passes ``changed=[event.seq]``
 #: to ``history.recompute`` they replay the whole tail from their time, and count
 #: themselves among the events re-rated when they stay live.
-CORRECTIONS_NAME_THEIR_EVENT = False
+CORRECTIONS_NAME_THEIR_EVENT = True
 #: Parameter sets a federation might switch between, per system.
 PARAM_CHOICES: dict[str, list[dict[str, Any]]] = {
     "elo": [{"k": 16}, {"k": 32}],
