@@ -34,34 +34,20 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 import history_data as data
 
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+#: This folder, where a unit finds ``units.py``.
+BENCH = Path(__file__).resolve().parent
 SCHEMA = "bench_ab"
 #: What one unit runs, in a process of its own at one checkout.
 UNIT = r"""
 import json, sys, time
-from pathlib import Path
-from sqlalchemy import create_engine, text
-from app.cli import migrate
-from app.core.database import Database
-from app.services import bulk
+sys.path.insert(0, sys.argv[5])
+from units import fresh_database, import_history
 from app.services.admin import recompute_ladder
 
 path, url, ladder, schema = sys.argv[1:5]
-if url.startswith("postgresql"):
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    admin.dispose()
-    url = f"{url}?options=-csearch_path%3D{schema}"
-migrate(url)
-db = Database(url)
+db = fresh_database(url, schema)
 began = time.perf_counter()
-with open(path, encoding="utf-8") as stream:
-    parsed = bulk.read(stream, "jsonl")
-bulk.ensure_ladder(db, ladder, parsed.header)
-items, errors = bulk.to_items(db, ladder, parsed)
-assert not errors, errors[:3]
-created, _existing = bulk.apply_in_chunks(db, [item for _, item in items])
+created = import_history(db, path, ladder)
 imported = time.perf_counter() - began
 began = time.perf_counter()
 recompute_ladder(db, ladder, None)
@@ -74,7 +60,7 @@ print(json.dumps({"created": created, "import_s": imported, "recompute_s": recom
 def _unit(checkout: Path, path: Path, url: str, ladder: str) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     done = subprocess.run(
-        [sys.executable, "-c", UNIT, str(path), url, ladder, SCHEMA],
+        [sys.executable, "-c", UNIT, str(path), url, ladder, SCHEMA, str(BENCH)],
         cwd=checkout,
         env=env,
         capture_output=True,

@@ -39,6 +39,8 @@ import history_data as data
 
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 SCHEMA = "bench_late"
+#: This folder, where a unit finds ``units.py``.
+BENCH = Path(__file__).resolve().parent
 #: History positions per day and per ten days at history_data's spacing of 30 s a game.
 GAMES_PER_DAY = 2_880
 LATENESS = {"1 day": GAMES_PER_DAY, "10 days": 10 * GAMES_PER_DAY}
@@ -50,30 +52,15 @@ LATE_BEFORE_NEXT = timedelta(seconds=1)
 UNIT = r"""
 import json, os, sys, time
 from datetime import datetime, timedelta
-from sqlalchemy import create_engine, text
-from app.cli import migrate
-from app.core.database import Database
+sys.path.insert(0, sys.argv[6])
+from units import fresh_database, import_history
 from app.schemas.events import GameIn
-from app.services import bulk
 from app.services import events as event_service
 
 path, url, ladder, schema = sys.argv[1:5]
 places = json.loads(sys.argv[5])
-if url.startswith("postgresql"):
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    admin.dispose()
-    url = f"{url}?options=-csearch_path%3D{schema}"
-migrate(url)
-db = Database(url)
-with open(path, encoding="utf-8") as stream:
-    parsed = bulk.read(stream, "jsonl")
-bulk.ensure_ladder(db, ladder, parsed.header)
-items, errors = bulk.to_items(db, ladder, parsed)
-assert not errors, errors[:3]
-bulk.apply_in_chunks(db, [item for _, item in items])
+db = fresh_database(url, schema)
+import_history(db, path, ladder)
 with open(path, encoding="utf-8") as stream:
     games = [json.loads(line) for line in list(stream)[1:]]
 out = []
@@ -122,7 +109,17 @@ def expected_cones(ds: data.Dataset, places: list[Any]) -> list[dict[str, Any]]:
 def _unit(checkout: Path, path: Path, url: str, ladder: str, places: list[Any]) -> list[Any]:
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     done = subprocess.run(
-        [sys.executable, "-c", UNIT, str(path), url, ladder, SCHEMA, json.dumps(places)],
+        [
+            sys.executable,
+            "-c",
+            UNIT,
+            str(path),
+            url,
+            ladder,
+            SCHEMA,
+            json.dumps(places),
+            str(BENCH),
+        ],
         cwd=checkout,
         env=env,
         capture_output=True,
