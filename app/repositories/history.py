@@ -252,7 +252,6 @@ def _sqlite_converter(column: Any) -> Callable[[Any], Any] | None:
     return None
 
 
-@functools.lru_cache(maxsize=64)  # an event's changes share its time, a batch its stamp
 def _sqlite_time(value: datetime | None) -> str | None:
     """SQLAlchemy's SQLite DATETIME text of a UTC time (``UTCDateTime`` stores UTC, naive)."""
     if value is None:
