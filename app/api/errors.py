@@ -75,7 +75,7 @@ def _validation_errors(request: Request, exc: RequestValidationError) -> list[di
             if "loc" in ctx:
                 # A check of the whole body names the part it refused (app/schemas/common.py).
                 loc += list(ctx["loc"])
-                message = str(ctx["rule"])
+                message = str(ctx.get("rule", message))
         errors.append({"loc": loc, "msg": message})
     return errors
 

@@ -8,7 +8,7 @@ A system module declares its parameters (:class:`~app.engine.params.ParamSpec`),
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -63,6 +63,14 @@ class BaseRater(Generic[ConfigT]):
 
     def initial_ladder_state(self) -> Mapping[str, Json]:
         return EMPTY
+
+    def side_win_probability(
+        self, side: Sequence[PlayerState], other: Sequence[PlayerState]
+    ) -> float | None:
+        return None
+
+    def match_quality(self, sides: Sequence[Sequence[PlayerState]]) -> float | None:
+        return None
 
     def standing(self, state: PlayerState) -> Standing:
         return Standing(rating=state.rating)

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from math import isfinite
 from typing import cast
 
-from app.engine.errors import NonFiniteResult, arithmetic_refused
+from app.engine.errors import InvalidEvent, NonFiniteResult, arithmetic_refused
 from app.engine.protocols import GameRater, Rater, SystemInfo, TournamentRater, key_for
 from app.engine.types import (
+    FULL_WEIGHT,
     Adjustment,
     Change,
     Game,
@@ -57,6 +58,33 @@ def event_ranks(event: LadderEvent) -> list[int | None]:
     return [None]
 
 
+def event_teams(event: LadderEvent) -> list[str | None]:
+    """Each touched key's side label (a team game's), in :func:`event_keys` order."""
+    if isinstance(event, Game):
+        return [p.team for p in event.participants]
+    if isinstance(event, Tournament):
+        return [None] * len(event.standings)
+    return [None]
+
+
+def event_outcomes(event: LadderEvent) -> list[str | None]:
+    """Each touched key's win, draw or loss for the statistics, in :func:`event_keys` order.
+
+    A side's result is each member's (SYSTEMS.md "Teams"): the sole best side wins, sides
+    sharing the best rank draw, the rest lose. Adjustments have none."""
+    if isinstance(event, Game):
+        if not event.has_teams:
+            return outcomes_by_rank(event_ranks(event))
+        sides = event.sides
+        by_side = outcomes_by_rank([side.rank for side in sides])
+        outcomes: list[str | None] = [None] * len(event.participants)
+        for side, outcome in zip(sides, by_side, strict=True):
+            for index in side.indices:
+                outcomes[index] = outcome
+        return outcomes
+    return outcomes_by_rank(event_ranks(event))
+
+
 def outcomes_by_rank(ranks: list[int | None]) -> list[str | None]:
     """Win (sole best rank), draw (shared best rank) or loss, for the statistics."""
     known = [r for r in ranks if r is not None]
@@ -65,6 +93,35 @@ def outcomes_by_rank(ranks: list[int | None]) -> list[str | None]:
     best = min(known)
     shared = known.count(best) > 1
     return [None if r is None else (DRAW if shared else WIN) if r == best else LOSS for r in ranks]
+
+
+def validate_game(info: SystemInfo, rater: GameRater, game: Game) -> None:
+    """Every rule a game must meet on a ladder of ``info``: sides and weights the system
+    takes (:func:`check_sides`), then the system's own."""
+    check_sides(info, game)
+    rater.validate_game(game)
+
+
+def check_sides(info: SystemInfo, game: Game) -> None:
+    """Refuse sides of several players, and weights, where the system does not rate them
+    (SYSTEMS.md "Teams"): the one place this rule lives, before the system's own checks."""
+    if not info.sides:
+        for side in game.sides:
+            if len(side.members) > 1:
+                raise InvalidEvent(
+                    game.where(side.indices[0])[:2],
+                    f"system {info.id!r} rates individuals only: a side of "
+                    f"{len(side.members)} players is refused (use a system that rates "
+                    "teams: elo, glicko, glicko2, trueskill, weng-lin)",
+                )
+    if not info.weights:
+        for index, p in enumerate(game.participants):
+            if p.weight != FULL_WEIGHT:
+                raise InvalidEvent(
+                    (*game.where(index), "weight"),
+                    f"system {info.id!r} has no partial play: every weight must be 1 "
+                    f"(got {p.weight!r})",
+                )
 
 
 def rate_event(

@@ -49,6 +49,10 @@ class SystemInfo:
     rank_by: Literal["rating", "ranking_value"] = "rating"
     #: Games score primary and secondary points (``details``) that tournaments total up.
     points_standings: bool = False
+    #: Rates sides of several players (SYSTEMS.md "Teams"); other systems refuse them.
+    sides: bool = False
+    #: Takes partial play (a member's ``weight`` below 1); other systems refuse weights.
+    weights: bool = False
 
 
 class Rater(Protocol):
@@ -100,7 +104,21 @@ class GameRater(Rater, Protocol):
         ...
 
     def validate_game(self, game: Game) -> None:
-        """Raise InvalidEvent when ``game`` breaks a rule of the system."""
+        """Raise InvalidEvent when ``game`` breaks a rule of the system. (Whether the system
+        takes sides and weights at all is checked before, by ``ledger.check_sides``.)"""
+        ...
+
+    def side_win_probability(
+        self, side: Sequence[PlayerState], other: Sequence[PlayerState]
+    ) -> float | None:
+        """p(``side`` finishes ahead of ``other``), SYSTEMS.md "Win probability of one side
+        over another": p(a, b) + p(b, a) = 1. None where the system defines no pair
+        probability (the Diplomacy systems). A side is its members' states."""
+        ...
+
+    def match_quality(self, sides: Sequence[Sequence[PlayerState]]) -> float | None:
+        """The system's own match quality of a proposed game (TrueSkill's), or None: the
+        service then uses 1 - |2p - 1| of the least even pair (API.md "Teams")."""
         ...
 
     def rate_game(

@@ -72,19 +72,41 @@ class EventContext:
     major: bool = False
 
 
+#: A player's share of a game it played in full (SYSTEMS.md "Teams": weights in (0, 1]).
+FULL_WEIGHT = 1.0
+
+
 @dataclass(frozen=True, slots=True)
 class Participant:
-    """One player's result in a game. Rank 1 is best; equal ranks tie."""
+    """One player's result in a game. Rank 1 is best; equal ranks tie.
+
+    In a team game ``team`` names the player's side and ``rank`` is the side's rank; in a
+    free-for-all ``team`` is None and the player is a side of its own. ``weight`` is the
+    share of the game the player played (partial play), 1 unless given.
+    """
 
     player: str
     rank: int
     faction: str | None = None
     centres: int | None = None
     eliminated_in: int | None = None
+    team: str | None = None
+    weight: float = FULL_WEIGHT
 
     @property
     def key_any_faction(self) -> PlayerKey:
         return PlayerKey(self.player, self.faction)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a game (SYSTEMS.md "Teams"): its label, its rank, and its members with
+    their indices in :attr:`Game.participants`. A free-for-all is sides of one player."""
+
+    team: str | None
+    rank: int
+    members: tuple[Participant, ...]
+    indices: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +119,55 @@ class Game:
     event: EventContext | None = None
     tournament: str | None = None
     end_year: int | None = None
+
+    @property
+    def sides(self) -> tuple[Side, ...]:
+        """The game's sides in input order: participants grouped by ``team`` (a participant
+        without a team is a side of its own). Built on each call: only systems that rate
+        sides ask for it, once per game."""
+        grouped: dict[str | None, list[int]] = {}
+        order: list[list[int]] = []
+        for index, p in enumerate(self.participants):
+            if p.team is None:
+                order.append([index])
+                continue
+            members = grouped.get(p.team)
+            if members is None:
+                members = grouped[p.team] = []
+                order.append(members)
+            members.append(index)
+        parts = self.participants
+        return tuple(
+            Side(
+                parts[indices[0]].team,
+                parts[indices[0]].rank,
+                tuple(parts[i] for i in indices),
+                tuple(indices),
+            )
+            for indices in order
+        )
+
+    @property
+    def has_teams(self) -> bool:
+        """Whether the result was given as teams (``POST /games`` with ``teams``)."""
+        return any(p.team is not None for p in self.participants)
+
+    def where(self, index: int) -> tuple[str | int, ...]:
+        """Where participant ``index`` stands in the request body: ``("players", i)`` in a
+        free-for-all, ``("teams", side, "players", member)`` in a team game."""
+        team = self.participants[index].team
+        if team is None:
+            return ("players", index)
+        side = 0
+        seen: dict[str | None, int] = {}
+        member = 0
+        for i, p in enumerate(self.participants[: index + 1]):
+            if p.team not in seen:
+                seen[p.team] = len(seen)
+            if p.team == team and i < index:
+                member += 1
+        side = seen[team]
+        return ("teams", side, "players", member)
 
 
 @dataclass(frozen=True, slots=True)

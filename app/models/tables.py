@@ -113,6 +113,8 @@ class Change(Base):
     faction: Mapped[str] = mapped_column(String(ID_LENGTH))
     position: Mapped[int] = mapped_column(Integer)
     rank: Mapped[int | None] = mapped_column(Integer)
+    #: The side of a team game the change belongs to (its label); NULL in a free-for-all.
+    team: Mapped[str | None] = mapped_column(String(ID_LENGTH))
     #: "win", "draw" or "loss" for a rated game; NULL when it counts in no statistic.
     outcome: Mapped[str | None] = mapped_column(String(8))
     occurred_at: Mapped[datetime] = mapped_column(UTCDateTime)

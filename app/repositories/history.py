@@ -36,7 +36,7 @@ EVENT_COLUMNS = (
     "tournament", "created_at",
 )  # fmt: skip
 CHANGE_COLUMNS = (
-    "id", "ladder_id", "event_seq", "player", "faction", "position", "rank", "outcome",
+    "id", "ladder_id", "event_seq", "player", "faction", "position", "rank", "team", "outcome",
     "occurred_at", "seq", "rating_before", "rating_after", "deviation_before",
     "deviation_after", "volatility_before", "volatility_after", "state_after", "details",
     "prev_change_id",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_serializer, model_validator
+from pydantic_core import PydanticCustomError
 
 from app.schemas.common import (
     MAX_TEXT_LENGTH,
@@ -36,12 +37,53 @@ class EventContextIn(PartModel):
     major: bool = False
 
 
+#: A player's share of a game (SYSTEMS.md "Teams"): in (0, 1], 1 when omitted.
+Weight = Annotated[float, Field(gt=0, le=1)]
+
+
+def _without_unset(handler: Any, model: BaseModel, names: tuple[str, ...]) -> dict[str, Any]:
+    """The model's dump without the optional ``names`` the body did not give, so a body
+    without them is stored, hashed (idempotency) and returned exactly as before they
+    existed."""
+    data: dict[str, Any] = handler(model)
+    for name in names:
+        if data.get(name) is None:
+            data.pop(name, None)
+    return data
+
+
 class GamePlayerIn(PartModel):
     player: Identifier
     rank: int = Field(ge=1, le=MAX_RANK)
     faction: str | None = Field(default=None, min_length=1, max_length=FACTION_MAX_LENGTH)
     centres: int | None = Field(default=None, ge=0, le=MAX_CENTRES)
     eliminated_in: int | None = Field(default=None, ge=MIN_GAME_YEAR, le=MAX_GAME_YEAR)
+    weight: Weight | None = None
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: Any) -> dict[str, Any]:
+        return _without_unset(handler, self, ("weight",))
+
+
+class TeamPlayerIn(PartModel):
+    """A member of a side (API.md "Teams"); the side carries the rank."""
+
+    player: Identifier
+    faction: str | None = Field(default=None, min_length=1, max_length=FACTION_MAX_LENGTH)
+    weight: Weight | None = None
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: Any) -> dict[str, Any]:
+        return _without_unset(handler, self, ("faction", "weight"))
+
+
+class TeamIn(PartModel):
+    """One side of a team game: a label unique in the game (default its position, "1",
+    "2", ...), its rank (1 is best, equal ranks draw) and its members."""
+
+    team: Identifier | None = None
+    rank: int = Field(ge=1, le=MAX_RANK)
+    players: list[TeamPlayerIn] = Field(min_length=1, max_length=MAX_PLAYERS_PER_GAME)
 
 
 def _no_duplicate_players(players: list[Any], field: str) -> None:
@@ -60,13 +102,70 @@ class GameBody(RequestModel):
     event: EventContextIn | None = None
     tournament: Identifier | None = None
     end_year: int | None = Field(default=None, ge=MIN_GAME_YEAR, le=MAX_GAME_YEAR)
-    players: list[GamePlayerIn] = Field(min_length=2, max_length=MAX_PLAYERS_PER_GAME)
+    #: A free-for-all (each player a side of its own) ...
+    players: list[GamePlayerIn] | None = Field(
+        default=None, min_length=2, max_length=MAX_PLAYERS_PER_GAME
+    )
+    #: ... or sides of one or more players (API.md "Teams"): exactly one of the two.
+    teams: list[TeamIn] | None = Field(default=None, min_length=2, max_length=MAX_PLAYERS_PER_GAME)
 
     @field_validator("players")
     @classmethod
-    def _players_unique(cls, players: list[GamePlayerIn]) -> list[GamePlayerIn]:
-        _no_duplicate_players(players, "players")
+    def _players_unique(cls, players: list[GamePlayerIn] | None) -> list[GamePlayerIn] | None:
+        if players is not None:
+            _no_duplicate_players(players, "players")
         return players
+
+    @field_validator("teams")
+    @classmethod
+    def _teams_valid(cls, teams: list[TeamIn] | None) -> list[TeamIn] | None:
+        if teams is None:
+            return None
+        labels: set[str] = set()
+        seen: set[str] = set()
+        total = 0
+        for index, side in enumerate(teams):
+            label = side.team if side.team is not None else str(index + 1)
+            if label in labels:
+                raise ValueError(f"teams[{index}].team: label {label!r} appears twice")
+            labels.add(label)
+            for member, entry in enumerate(side.players):
+                if entry.player in seen:
+                    raise ValueError(
+                        f"teams[{index}].players[{member}]: player {entry.player!r} appears twice"
+                    )
+                seen.add(entry.player)
+            total += len(side.players)
+        if total > MAX_PLAYERS_PER_GAME:
+            raise ValueError(
+                f"teams: {total} players in all, more than the {MAX_PLAYERS_PER_GAME} a game "
+                "may have"
+            )
+        # Labels are stored filled in, so a game's changes and its GET name the same sides.
+        return [
+            side if side.team is not None else side.model_copy(update={"team": str(i + 1)})
+            for i, side in enumerate(teams)
+        ]
+
+    @model_validator(mode="after")
+    def _players_or_teams(self) -> GameBody:
+        if (self.players is None) == (self.teams is None):
+            rule = "give either players (a free-for-all) or teams (sides), not both or neither"
+            where = "players" if self.players is not None else "teams"
+            raise PydanticCustomError(
+                "value_error", "{path}: {rule}", {"path": where, "rule": rule, "loc": (where,)}
+            )
+        return self
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: Any) -> dict[str, Any]:
+        return _without_unset(handler, self, ("players", "teams"))
+
+    @property
+    def player_count(self) -> int:
+        if self.teams is not None:
+            return sum(len(side.players) for side in self.teams)
+        return len(self.players or ())
 
 
 class GameIn(GameBody):
@@ -81,6 +180,8 @@ class ChangeOut(ResponseModel):
     country: str | None = None
     faction: str | None
     rank: int | None
+    #: The side the player was on in a team game (its label); null in a free-for-all.
+    team: str | None = None
     rating_before: float
     rating_after: float
     delta: float
@@ -104,6 +205,8 @@ class GameOut(ResponseModel):
     #: Events replayed, and ratings rewritten, by a late result, a correction or a void.
     recomputed_events: int = 0
     recomputed_players: int = 0
+    #: A team game's sides as posted (labels filled in); null for a free-for-all.
+    teams: list[dict[str, Any]] | None = None
     changes: list[ChangeOut]
 
 

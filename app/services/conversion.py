@@ -6,6 +6,7 @@ from datetime import UTC, date, datetime, time
 from typing import Any
 
 from app.engine.types import (
+    FULL_WEIGHT,
     Adjustment,
     EventContext,
     Game,
@@ -26,18 +27,34 @@ def game_to_engine(body: GameBody) -> Game:
     event = None
     if body.event is not None:
         event = EventContext(id=body.event.id, coaches=body.event.coaches, major=body.event.major)
-    return Game(
-        played_at=body.played_at,
-        participants=tuple(
+    if body.teams is not None:
+        participants = tuple(
+            Participant(
+                player=p.player,
+                rank=side.rank,
+                faction=p.faction,
+                team=side.team,
+                weight=FULL_WEIGHT if p.weight is None else p.weight,
+            )
+            for side in body.teams
+            for p in side.players
+        )
+    else:
+        assert body.players is not None  # GameBody holds exactly one of the two
+        participants = tuple(
             Participant(
                 player=p.player,
                 rank=p.rank,
                 faction=p.faction,
                 centres=p.centres,
                 eliminated_in=p.eliminated_in,
+                weight=FULL_WEIGHT if p.weight is None else p.weight,
             )
             for p in body.players
-        ),
+        )
+    return Game(
+        played_at=body.played_at,
+        participants=participants,
         rated=body.rated,
         event=event,
         tournament=body.tournament,

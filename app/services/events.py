@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from app.core import metrics
 from app.core.database import Database, Retry
 from app.core.errors import Conflict, NotFound
-from app.engine.ledger import event_keys, event_ranks, rate_event
+from app.engine.ledger import event_keys, event_ranks, event_teams, rate_event
 from app.engine.types import Change as EngineChange
 from app.models import Change, Event
 from app.repositories.changes import ChangeRepository
@@ -90,7 +90,7 @@ class EventView:
 
 
 CHANGE_FIELDS = (
-    "player", "faction", "position", "rank", "rating_before", "rating_after",
+    "player", "faction", "position", "rank", "team", "rating_before", "rating_after",
     "deviation_before", "deviation_after", "volatility_before", "volatility_after",
     "details", "state_after",
 )  # fmt: skip
@@ -108,6 +108,7 @@ def _change_out(
         player=change["player"],
         faction=faction_shown,
         rank=change["rank"],
+        team=change["team"],
         rating_before=change["rating_before"],
         rating_after=change["rating_after"],
         delta=change["rating_after"] - change["rating_before"],
@@ -121,13 +122,18 @@ def _change_out(
 
 
 def _engine_change_out(
-    runtime: Runtime, change: EngineChange, rank: int | None, faction_shown: str | None
+    runtime: Runtime,
+    change: EngineChange,
+    rank: int | None,
+    team: str | None,
+    faction_shown: str | None,
 ) -> ChangeOut:
     standing = runtime.standing(change.after)
     return ChangeOut(
         player=change.key.player,
         faction=faction_shown,
         rank=rank,
+        team=team,
         rating_before=change.before.rating,
         rating_after=change.after.rating,
         delta=change.after.rating - change.before.rating,
@@ -161,6 +167,7 @@ def event_out(
             voided=view.voided,
             recomputed_events=recomputed,
             recomputed_players=recomputed_players,
+            teams=view.body.get("teams"),
             changes=[_change_out(runtime, c, factions[c["position"]]) for c in rows],
         )
     return TournamentOut(
@@ -179,6 +186,8 @@ def event_out(
 def _shown_factions(kind: str, body: Mapping[str, Any], count: int) -> list[str | None]:
     """The faction each change shows: a game's, as posted; none in a tournament."""
     if kind == GAME:
+        if "teams" in body:
+            return [p.get("faction") for side in body["teams"] for p in side["players"]]
         return [player.get("faction") for player in body.get("players", [])]
     return [None] * count
 
@@ -246,9 +255,10 @@ def _dry_run(db: Database, new: NewEvent) -> GameOut | TournamentOut:
         with engine_refusals():
             outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder_state)
         ranks = event_ranks(new.event)
+        teams = event_teams(new.event)
         shown_factions = _shown_factions(new.kind, new.body, len(ranks))
         changes = [
-            _engine_change_out(runtime, c, ranks[i], shown_factions[i])
+            _engine_change_out(runtime, c, ranks[i], teams[i], shown_factions[i])
             for i, c in enumerate(outcome.changes)
         ]
         if new.kind == GAME:
@@ -259,6 +269,7 @@ def _dry_run(db: Database, new: NewEvent) -> GameOut | TournamentOut:
                 played_at=new.occurred_at,
                 rated=new.rated,
                 tournament=new.tournament,
+                teams=new.body.get("teams"),
                 changes=changes,
             )
         return TournamentOut(

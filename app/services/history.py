@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from app.core.database import Retry
 from app.core.errors import Conflict, DomainError, Invalid, NotFound
+from app.engine.ledger import validate_game
 from app.engine.protocols import GameRater, TournamentRater
 from app.engine.types import Game, LadderEvent, PlayerKey, PlayerState, Tournament
 from app.models import Event, Ladder
@@ -129,7 +130,7 @@ def validate(runtime: Runtime, event: LadderEvent) -> None:
         )
     with engine_refusals():
         if isinstance(event, Game):
-            cast(GameRater, runtime.rater).validate_game(event)
+            validate_game(runtime.info, cast(GameRater, runtime.rater), event)
         elif isinstance(event, Tournament):
             cast(TournamentRater, runtime.rater).validate_tournament(event)
         else:

@@ -14,7 +14,14 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.engine.ledger import event_keys, event_ranks, outcomes_by_rank, replay, shown
+from app.engine.ledger import (
+    event_keys,
+    event_outcomes,
+    event_ranks,
+    event_teams,
+    replay,
+    shown,
+)
 from app.engine.types import LadderEvent, PlayerKey, PlayerState
 from app.models import Ladder
 from app.repositories.changes import ChangeRepository
@@ -203,7 +210,8 @@ class Replay:
     ) -> list[dict[str, Any]]:
         """The ``changes`` rows of one event, each chained to its rating's previous change."""
         ranks = event_ranks(event)
-        outcomes = outcomes_by_rank(ranks) if placed.rated else [None] * len(ranks)
+        teams = event_teams(event)
+        outcomes = event_outcomes(event) if placed.rated else [None] * len(ranks)
         rows = []
         # ``ids`` runs on past this event (the page's ids): zip stops at its last change.
         for position, (change, change_id) in enumerate(zip(changes, ids, strict=False)):
@@ -218,6 +226,7 @@ class Replay:
                     "faction": key[1],
                     "position": position,
                     "rank": ranks[position],
+                    "team": teams[position],
                     "outcome": outcomes[position],
                     "occurred_at": placed.occurred_at,
                     "seq": placed.seq,

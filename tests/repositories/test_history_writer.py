@@ -59,6 +59,7 @@ def _change(change_id: int, seq: int, prev: int | None, player: str) -> dict[str
         "faction": "",
         "position": 0,
         "rank": 1,
+        "team": None,
         "outcome": "win",
         "occurred_at": PLAYED,
         "seq": seq,

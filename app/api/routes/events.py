@@ -102,7 +102,7 @@ async def post_game(
     """
     context.caller.check_ladder(body.ladder)
     settings, db = context.settings, context.db
-    check_sizes(settings, players=len(body.players))
+    check_sizes(settings, players=body.player_count)
     if dry_run or settings.write_group_max == 0:
         submit = functools.partial(service.submit_game, db, body, dry_run=dry_run)
         result = await anyio.to_thread.run_sync(submit)
@@ -131,7 +131,7 @@ def post_games_batch(
     check_sizes(settings, games=len(body.games))
     for game in body.games:
         caller.check_ladder(game.ladder)
-        check_sizes(settings, players=len(game.players))
+        check_sizes(settings, players=game.player_count)
     return batch.submit_games(db, body)
 
 
@@ -191,7 +191,7 @@ def put_game(
 ) -> GameOut:
     """Correct a stored game; every later rating is recomputed."""
     caller.check_ladder(ladder)
-    check_sizes(settings, players=len(body.players))
+    check_sizes(settings, players=body.player_count)
     _same_ids(body.ladder, body.id, ladder, game_id)
     out = service.correct_game(db, ladder, game_id, body)
     assert isinstance(out, GameOut)
