@@ -118,8 +118,9 @@ class EloRater(EloFamilyRater[EloConfig]):
         players = game.participants
         # A free-for-all of full players (every game before teams) takes the per-player loop
         # below; sides or weights take the side rule, which gives the same numbers for them.
-        if game.has_teams or any(p.weight != FULL_WEIGHT for p in players):
-            return self.rate_sides(game, before)
+        for p in players:  # a plain loop: cheaper than any() over the usual two players
+            if p.team is not None or p.weight != FULL_WEIGHT:
+                return self.rate_sides(game, before)
         N = len(players)
         K = self.config.k
         scale = self.config.scale

@@ -300,15 +300,10 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
         free-for-all, against each other side as one composite opponent in a team game
         (:meth:`rate_sides`)."""
         players = game.participants
-        period = period_index(game.played_at, self.config.period)
-        keys = [PlayerKey(p.player) for p in players]
-        states = [before[key] for key in keys]
-        positions = [locate(state, period) for state in states]
-        starts = [self.period_start(position) for position in positions]
-        # Each player's period-start r and RD: what its opponents rate it at.
-        start_values = [(base.rating, self._RD(base)) for base, _ in starts]
-        if game.has_teams:
-            return self.rate_sides(game, period, keys, states, positions, starts, start_values)
+        for p in players:  # a plain loop: cheaper than Game.has_teams's any()
+            if p.team is not None:
+                return self.rate_sides(game, before)
+        period, keys, states, positions, starts, start_values = self._game_starts(game, before)
         duels = pairwise_scores(players)
 
         changes: list[Change] = []
@@ -326,16 +321,28 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
             )
         return Outcome(changes=tuple(changes))
 
-    def rate_sides(
-        self,
-        game: Game,
-        period: int | None,
-        keys: Sequence[PlayerKey],
-        states: Sequence[PlayerState],
-        positions: Sequence[Position],
-        starts: Sequence[tuple[PlayerState, int]],
-        start_values: Sequence[tuple[float, float]],
-    ) -> Outcome:
+    def _game_starts(
+        self, game: Game, before: Mapping[PlayerKey, PlayerState]
+    ) -> tuple[
+        int | None,
+        list[PlayerKey],
+        list[PlayerState],
+        list[Position],
+        list[tuple[PlayerState, int]],
+        list[tuple[float, float]],
+    ]:
+        """Where each participant stands for ``game``: the game's period, the participants'
+        keys, states and positions (:func:`locate`), their period starts
+        (:meth:`period_start`) and their period-start r and RD, what opponents rate them at."""
+        period = period_index(game.played_at, self.config.period)
+        keys = [PlayerKey(p.player) for p in game.participants]
+        states = [before[key] for key in keys]
+        positions = [locate(state, period) for state in states]
+        starts = [self.period_start(position) for position in positions]
+        start_values = [(base.rating, self._RD(base)) for base, _ in starts]
+        return period, keys, states, positions, starts, start_values
+
+    def rate_sides(self, game: Game, before: Mapping[PlayerKey, PlayerState]) -> Outcome:
         """The team rule (SYSTEMS.md "Teams", glicko and glicko2; the composite-opponent
         method of ShieldBattery's matchmaking ratings): each member is rated against every
         other side as one opponent with the mean period-start rating and the mean period-start
@@ -343,6 +350,7 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
         These results join the member's period like any other, so a rating period batches
         them with its individual games. A game of sides of one gives the free-for-all's
         floats (a composite of one is the player's own period-start values)."""
+        period, keys, states, positions, starts, start_values = self._game_starts(game, before)
         sides = game.sides
         composites = [composite([start_values[i] for i in side.indices]) for side in sides]
         changes: list[Change | None] = [None] * len(keys)
