@@ -19,6 +19,7 @@ from app.engine.protocols import SystemInfo
 from app.engine.types import (
     EMPTY,
     Change,
+    Details,
     Json,
     Participant,
     PlayerKey,
@@ -176,4 +177,6 @@ def rated_change(
     # PlayerState(...) rather than dataclasses.replace: the same value, built without
     # replace()'s generic field walk (this runs for every player of every replayed game).
     after = PlayerState(rating, before.deviation, before.volatility, before.extra)
-    return Change(key=key, before=before, after=after, details=frozen(details))
+    # Lazy details are read-only already; a dict is copied into a read-only view.
+    kept = details if type(details) is Details else frozen(details)
+    return Change(key=key, before=before, after=after, details=kept)

@@ -41,7 +41,16 @@ from app.engine.elo_family import (
 from app.engine.errors import InvalidEvent
 from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
-from app.engine.types import FULL_WEIGHT, Change, Game, Json, Outcome, PlayerKey, PlayerState
+from app.engine.types import (
+    FULL_WEIGHT,
+    Change,
+    Details,
+    Game,
+    Json,
+    Outcome,
+    PlayerKey,
+    PlayerState,
+)
 
 #: SYSTEMS.md "elo": defaults initial 1500, K 32, scale 400 (the usual chess-club values).
 INITIAL_RATING = 1500.0
@@ -131,7 +140,7 @@ class EloRater(EloFamilyRater[EloConfig]):
 
         changes: list[Change] = []
         for i, me in enumerate(players):
-            duels: list[dict[str, Json]] = []
+            duels: list[Duel] = []
             S_sum = 0.0
             E_sum = 0.0
             for j, opponent in enumerate(players):
@@ -141,23 +150,9 @@ class EloRater(EloFamilyRater[EloConfig]):
                 E = logistic_expected_score(R[i], R[j], scale)
                 S_sum += S
                 E_sum += E
-                duels.append(
-                    {
-                        "opponent": opponent.player,
-                        "opponent_rating": R[j],
-                        "expected_score": E,
-                        "score": S,
-                        "amount": duel_delta(K_per_duel, S, E),
-                    }
-                )
+                duels.append((opponent.player, R[j], E, S))
             rating = R[i] + duel_delta(K_per_duel, S_sum, E_sum)
-            details: dict[str, Json] = {
-                "k": K,
-                "k_per_duel": K_per_duel,
-                "expected_score": E_sum,
-                "score": S_sum,
-                "duels": duels,
-            }
+            details = Details(free_for_all_details, K, K_per_duel, E_sum, S_sum, duels)
             changes.append(rated_change(keys[i], states[i], rating, details))
         return Outcome(changes=tuple(changes))
 
@@ -214,6 +209,33 @@ class EloRater(EloFamilyRater[EloConfig]):
                 rating = states[i].rating + member.weight * side_change
                 changes[i] = rated_change(keys[i], states[i], rating, details)
         return Outcome(changes=tuple(change for change in changes if change is not None))
+
+
+#: One virtual duel of a free-for-all as a change keeps it: the opponent, its rating, E and S.
+Duel = tuple[str, float, float, float]
+
+
+def free_for_all_details(
+    K: float, K_per_duel: float, E_sum: float, S_sum: float, duels: list[Duel]
+) -> dict[str, Json]:
+    """The details of a free-for-all change, from the terms :meth:`EloRater.rate_game` kept
+    (each duel's amount K / (N - 1) (S - E) is the same product as the rating's terms)."""
+    return {
+        "k": K,
+        "k_per_duel": K_per_duel,
+        "expected_score": E_sum,
+        "score": S_sum,
+        "duels": [
+            {
+                "opponent": opponent,
+                "opponent_rating": R_j,
+                "expected_score": E,
+                "score": S,
+                "amount": duel_delta(K_per_duel, S, E),
+            }
+            for opponent, R_j, E, S in duels
+        ],
+    }
 
 
 SYSTEM = RatingSystem(info=INFO, config=EloConfig.from_params, rater=EloRater)

@@ -41,7 +41,7 @@ from app.engine.glicko_family import (
 from app.engine.params import ParamSpec
 from app.engine.periods import PeriodResult, Position
 from app.engine.protocols import SystemInfo
-from app.engine.types import Game, Json, PlayerState
+from app.engine.types import Details, Game, Json, PlayerState
 
 #: Glickman, "The Glicko system", step 2: q = ln 10 / 400.
 Q = math.log(10.0) / 400.0
@@ -269,16 +269,21 @@ class GlickoRater(GlickoFamilyRater[GlickoConfig]):
             Opponent(res.opponent_rating, res.opponent_deviation, res.score) for res in results
         ]
         update = rate_period(base.rating, self._RD(base), opponents)
-        d2 = update.d_squared
-        terms: dict[str, Json] = {
-            "q": Q,
-            "c": self.config.c,
-            "g": list(update.g),
-            "E": list(update.E),
-            "d_squared": d2,
-            "d": None if d2 is None else math.sqrt(d2),
-        }
+        terms = Details(period_terms, update, self.config.c)
         return PeriodStep(update.r, update.RD, None, update.g, update.E, terms)
+
+
+def period_terms(update: PeriodUpdate, c: float) -> dict[str, Json]:
+    """Glickman's intermediate values of one period update, as a change's details show them."""
+    d2 = update.d_squared
+    return {
+        "q": Q,
+        "c": c,
+        "g": list(update.g),
+        "E": list(update.E),
+        "d_squared": d2,
+        "d": None if d2 is None else math.sqrt(d2),
+    }
 
 
 SYSTEM = RatingSystem(info=INFO, config=GlickoConfig.from_params, rater=GlickoRater)

@@ -47,7 +47,7 @@ from app.engine.params import ParamSpec
 from app.engine.periods import PeriodResult, Position
 from app.engine.protocols import SystemInfo
 from app.engine.sources import NAF_RANKINGS
-from app.engine.types import Game, Json, PlayerState
+from app.engine.types import Details, Game, Json, PlayerState
 
 #: Glickman (2013), step 2: the factor between the Glicko scale and the Glicko-2 scale.
 SCALE = 173.7178
@@ -484,19 +484,6 @@ class Glicko2Rater(GlickoFamilyRater[Glicko2Config]):
             EPSILON,
             phi_max,
         )
-        terms: dict[str, Json] = {
-            "volatility_start": sigma,
-            "mu": mu,
-            "phi": phi,
-            "g": list(update.g),
-            "E": list(update.E),
-            "v": update.v,
-            "delta": update.Delta,
-            "phi_star": update.phi_star,
-            "mu_prime": update.mu,
-            "phi_prime": update.phi,
-            "tau": self.config.tau,
-        }
         return PeriodStep(
             # Step 8, r' = 173.7178 mu' + 1500, written as r + 173.7178 (mu' - mu) so that a
             # change too small for float64 never turns into a rounding error of the opposite
@@ -506,8 +493,27 @@ class Glicko2Rater(GlickoFamilyRater[Glicko2Config]):
             volatility=update.sigma,
             g=update.g,
             E=update.E,
-            terms=terms,
+            terms=Details(period_terms, sigma, mu, phi, update, self.config.tau),
         )
+
+
+def period_terms(
+    sigma: float, mu: float, phi: float, update: PeriodUpdate, tau: float
+) -> dict[str, Json]:
+    """Glickman's intermediate values of one period update, as a change's details show them."""
+    return {
+        "volatility_start": sigma,
+        "mu": mu,
+        "phi": phi,
+        "g": list(update.g),
+        "E": list(update.E),
+        "v": update.v,
+        "delta": update.Delta,
+        "phi_star": update.phi_star,
+        "mu_prime": update.mu,
+        "phi_prime": update.phi,
+        "tau": tau,
+    }
 
 
 SYSTEM = RatingSystem(info=INFO, config=Glicko2Config.from_params, rater=Glicko2Rater)

@@ -40,7 +40,16 @@ from app.engine.periods import (
     pairwise_scores,
     period_index,
 )
-from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState, Standing, frozen
+from app.engine.types import (
+    Change,
+    Details,
+    Game,
+    Json,
+    Outcome,
+    PlayerKey,
+    PlayerState,
+    Standing,
+)
 
 #: Glickman, both papers: an unrated player's rating and RD.
 INITIAL_RATING = 1500.0
@@ -81,7 +90,8 @@ class PeriodStep:
     """A system's update of one player over its rating period, on the Glicko scale.
 
     ``g`` and ``E`` hold the system's g and E for each result of the period, in order; ``terms``
-    the paper's intermediate values, as the change's details show them.
+    the paper's intermediate values, as the change's details show them (a
+    :class:`~app.engine.types.Details`: rendered only when the details are read).
     """
 
     rating: float
@@ -404,34 +414,65 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
             volatility=step.volatility,
             extra=extra_for(period, base, results),
         )
-        first_new = len(position.results)
-        per_opponent: list[dict[str, Json]] = [
-            {
-                "opponent": name,
-                "score": result.score,
-                "rating": result.opponent_rating,
-                "deviation": result.opponent_deviation,
-                "g": step.g[first_new + n],
-                "E": step.E[first_new + n],
-            }
-            for n, (name, result) in enumerate(zip(names, new_results, strict=True))
-        ]
-        if members is not None:
-            for entry, players in zip(per_opponent, members, strict=True):
-                entry["players"] = players
-        details: dict[str, Json] = {
-            "period": period,
-            "period_results": len(results),
-            "idle_periods": idle,
-            "rating_start": base.rating,
-            "deviation_start": self._RD(base),
-            **step.terms,
-            "opponents": per_opponent,
-            "deviation_before": self._RD(state),
-            "deviation_after": after.deviation,
-            "volatility_before": self._sigma(state),
-            "volatility_after": after.volatility,
-            "ranking_value_before": self.ranking_value(state),
-            "ranking_value_after": self.ranking_value(after),
+        details = Details(
+            period_details,
+            self,
+            state,
+            after,
+            base,
+            idle,
+            period,
+            step,
+            len(position.results),
+            new_results,
+            names,
+            members,
+        )
+        return Change(key=key, before=state, after=after, details=details)
+
+
+def period_details(
+    rater: GlickoFamilyRater[Any],
+    state: PlayerState,
+    after: PlayerState,
+    base: PlayerState,
+    idle: int,
+    period: int | None,
+    step: PeriodStep,
+    first_new: int,
+    new_results: tuple[PeriodResult, ...],
+    names: Sequence[str],
+    members: Sequence[list[str]] | None,
+) -> dict[str, Json]:
+    """The details of a change of :meth:`GlickoFamilyRater._period_change`, from what it
+    kept: the period's start, the system's terms (``step``), this game's results (from index
+    ``first_new`` of the period's) and the states before and after."""
+    per_opponent: list[dict[str, Json]] = [
+        {
+            "opponent": name,
+            "score": result.score,
+            "rating": result.opponent_rating,
+            "deviation": result.opponent_deviation,
+            "g": step.g[first_new + n],
+            "E": step.E[first_new + n],
         }
-        return Change(key=key, before=state, after=after, details=frozen(details))
+        for n, (name, result) in enumerate(zip(names, new_results, strict=True))
+    ]
+    if members is not None:
+        for entry, players in zip(per_opponent, members, strict=True):
+            entry["players"] = players
+    return {
+        "period": period,
+        "period_results": first_new + len(new_results),
+        "idle_periods": idle,
+        "rating_start": base.rating,
+        "deviation_start": rater._RD(base),
+        **step.terms,
+        "opponents": per_opponent,
+        "deviation_before": rater._RD(state),
+        "deviation_after": after.deviation,
+        "volatility_before": rater._sigma(state),
+        "volatility_after": after.volatility,
+        "ranking_value_before": rater.ranking_value(state),
+        "ranking_value_after": rater.ranking_value(after),
+    }

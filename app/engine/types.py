@@ -6,7 +6,7 @@ Mappings held by these types are read-only by contract (systems build fresh dict
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from types import MappingProxyType
@@ -21,6 +21,57 @@ EMPTY: Mapping[str, Json] = MappingProxyType({})
 def frozen(mapping: Mapping[str, Json] | None = None) -> Mapping[str, Json]:
     """A read-only view of ``mapping`` (a copy, so later changes to the source do not leak)."""
     return MappingProxyType(dict(mapping or {}))
+
+
+class Details(Mapping[str, Json]):
+    """A change's ``details``, rendered from the terms a system kept the first time they are
+    read.
+
+    The details of a change are a pure function of the event, the states before it and the
+    ladder's parameters (issue 21), so a replay that never reads them (a what-if, the final
+    states of a history) need not build their dicts: a system keeps the numbers it computed
+    anyway (``terms``) and ``render(*terms)`` builds the same dict from them on the first read.
+    ``render`` must return a fresh dict of JSON values and be pure; it runs at most once per
+    change (two threads reading at once may both run it, and keep equal dicts). Read-only like
+    every mapping here: a reader sees a Mapping, equal to the dict it renders.
+    """
+
+    __slots__ = ("_render", "_rendered", "_terms")
+
+    def __init__(self, render: Callable[..., dict[str, Json]], *terms: Any) -> None:
+        self._render = render
+        self._terms = terms
+        self._rendered: dict[str, Json] | None = None
+
+    def _dict(self) -> dict[str, Json]:
+        rendered = self._rendered
+        if rendered is None:
+            rendered = self._rendered = self._render(*self._terms)
+        return rendered
+
+    def __getitem__(self, key: str) -> Json:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._dict()
+
+    def keys(self) -> KeysView[str]:
+        return self._dict().keys()
+
+    def items(self) -> ItemsView[str, Json]:
+        return self._dict().items()
+
+    def values(self) -> ValuesView[Json]:
+        return self._dict().values()
+
+    def __repr__(self) -> str:
+        return f"Details({self._dict()!r})"
 
 
 class PlayerKey(NamedTuple):
