@@ -17,12 +17,14 @@ game in ten a tie of two neighbouring places) are rated, in one run, by:
   as the engine rates a free-for-all by pairwise results.
 
 Each contender rates all games of a scenario once per round from fresh ratings; the rounds
-alternate the contenders (the machine has 2 cores shared with other work, so each run records
-the load), the collector is paused while timing, and the best round counts (the least
-disturbed). Games are built beforehand in each contender's own form. Ratio = engine games/s
-÷ package games/s (>= 1: the engine is at least as fast). The package's numbers are not the
-engine's (its step 5 reads mu where Glickman's f has phi, and it does not cap RD at the initial
-RD), so they are not compared; the engine's own are checked by tests/engine/.
+alternate the contenders, the collector is paused while timing, and the best round counts (the
+least disturbed). The machine has 2 cores shared with other work (each run records the load),
+so games/s are counted in this process's CPU time (``time.process_time``: the time it ran,
+not the time it waited for a core); wall-clock games/s are recorded beside them. Games are
+built beforehand in each contender's own form. Ratio = engine games/s ÷ package games/s
+(>= 1: the engine is at least as fast). The package's numbers are not the engine's (its step 5
+reads mu where Glickman's f has phi, and it does not cap RD at the initial RD), so they are not
+compared; the engine's own are checked by tests/engine/.
 
 Goals of issue 21: Glicko-2 at least as fast as the package (2 and 4 players), Elo at least
 100,000 two-player games/s. Results go to ``bench/results/engine-<UTC time>.json`` and ``.md``.
@@ -135,21 +137,24 @@ def package_run(tables: list[Table]) -> Callable[[], object]:
     return run
 
 
-def timed(run: Callable[[], object]) -> float:
+def timed(run: Callable[[], object]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one call of ``run``, the collector paused."""
     gc.collect()
     gc.disable()
     try:
-        start = time.perf_counter()
+        cpu, wall = time.process_time(), time.perf_counter()
         run()
-        return time.perf_counter() - start
+        return time.process_time() - cpu, time.perf_counter() - wall
     finally:
         gc.enable()
 
 
-def alternate(rounds: int, runs: dict[str, Callable[[], object]]) -> dict[str, list[float]]:
-    """Wall time of each run in each round, the runs alternating (their order reversed in
-    every other round, so neither always runs first)."""
-    times: dict[str, list[float]] = {label: [] for label in runs}
+def alternate(
+    rounds: int, runs: dict[str, Callable[[], object]]
+) -> dict[str, list[tuple[float, float]]]:
+    """(CPU, wall) seconds of each run in each round, the runs alternating (their order
+    reversed in every other round, so neither always runs first)."""
+    times: dict[str, list[tuple[float, float]]] = {label: [] for label in runs}
     order = list(runs)
     for n in range(rounds):
         for label in order if n % 2 == 0 else reversed(order):
@@ -206,9 +211,10 @@ def main(argv: Iterable[str] | None = None) -> None:
             "glicko2 package": package_run(tables),
         }
         times = alternate(args.rounds, runs)
-        package_rate = len(tables) / min(times["glicko2 package"])
+        package_rate = len(tables) / min(cpu for cpu, _ in times["glicko2 package"])
         for contender, seconds in times.items():
-            rate = len(tables) / min(seconds)
+            rate = len(tables) / min(cpu for cpu, _ in seconds)
+            wall_rate = len(tables) / min(wall for _, wall in seconds)
             ratio = rate / package_rate if contender.startswith("glicko2") else None
             goal: float | None = None
             met: bool | None = None
@@ -223,8 +229,10 @@ def main(argv: Iterable[str] | None = None) -> None:
                     "scenario": label,
                     "games": len(tables),
                     "contender": contender,
-                    "seconds": seconds,
+                    "cpu_seconds": [cpu for cpu, _ in seconds],
+                    "wall_seconds": [wall for _, wall in seconds],
                     "games_per_s": rate,
+                    "games_per_wall_s": wall_rate,
                     "ratio_to_package": ratio,
                     "goal": goal,
                     "met": met,
@@ -252,8 +260,9 @@ def main(argv: Iterable[str] | None = None) -> None:
         f"{load_after[0]:.1f} after. glicko2 package {meta['glicko2_package']}. "
         f"{args.players:,} players, seed {args.seed}; best of {args.rounds} alternating rounds.",
         "",
-        "| scenario | contender | games/s | ÷ package | goal | rounds (s) |",
-        "|---|---|---:|---:|---|---|",
+        "| scenario | contender | games/s (CPU) | ÷ package | goal | games/s (wall) | "
+        "CPU s per round |",
+        "|---|---|---:|---:|---|---:|---|",
     ]
     for row in rows:
         ratio = "" if row["ratio_to_package"] is None else f"{row['ratio_to_package']:.2f}"
@@ -263,10 +272,11 @@ def main(argv: Iterable[str] | None = None) -> None:
             else f"{'met' if row['met'] else 'NOT met'} (≥ {row['goal']:,.0f}"
             + (" games/s)" if row["contender"] == "elo" else "x)")
         )
-        rounds = ", ".join(f"{s:.2f}" for s in row["seconds"])
+        rounds = ", ".join(f"{s:.2f}" for s in row["cpu_seconds"])
         lines.append(
             f"| {row['scenario']} ({row['games']:,}) | {row['contender']} | "
-            f"{row['games_per_s']:,.0f} | {ratio} | {goal} | {rounds} |"
+            f"{row['games_per_s']:,.0f} | {ratio} | {goal} | {row['games_per_wall_s']:,.0f} | "
+            f"{rounds} |"
         )
     report = "\n".join(lines) + "\n"
     print(report, end="")
