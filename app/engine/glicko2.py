@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.engine import glicko
 from app.engine.base import RatingSystem, require_finite
@@ -283,8 +284,7 @@ def mu_prime(mu: float, phi_prime_value: float, opponents: Sequence[Opponent]) -
     return mu + phi_prime_value**2 * score_sum(mu, opponents)
 
 
-@dataclass(frozen=True, slots=True)
-class PeriodUpdate:
+class PeriodUpdate(NamedTuple):
     """The result of one rating period on the Glicko-2 scale, with the intermediate terms.
 
     ``v`` and ``Delta`` are None for a period without games (only the no-game step applies).
@@ -298,6 +298,9 @@ class PeriodUpdate:
     v: float | None
     Delta: float | None
     phi_star: float
+
+    # A named tuple rather than a frozen dataclass: as immutable, and cheaper to build (once
+    # per player and game).
 
 
 def rate_period(
@@ -346,25 +349,31 @@ def rate_period_of(
         grown = min(phi_star(phi, sigma), phi_max)
         return PeriodUpdate(mu, grown, sigma, (), (), None, None, grown)
     # The terms of v, Delta and mu' exactly as ``v``, ``Delta`` and ``mu_prime`` compute them
-    # (same expressions, same order, so the same floats), with g(phi_j), E and 1 - E
-    # evaluated once per opponent instead of once per use.
-    g_j = tuple(map(g, phi_j))
-    x_j = [g_value * (mu - mu_value) for g_value, mu_value in zip(g_j, mu_j, strict=True)]
-    E_j = tuple(map(_logistic, x_j))
+    # (same expressions, same order, so the same floats), in one pass over the opponents with
+    # g(phi_j), E and 1 - E evaluated once per opponent instead of once per use.
+    g_j: list[float] = []
+    E_j: list[float] = []
+    terms: list[float] = []
     total = 0.0
-    for g_value, x, E_value in zip(g_j, x_j, E_j, strict=True):
+    for mu_value, phi_value, s_value in zip(mu_j, phi_j, s_j, strict=True):
+        g_value = g(phi_value)
+        x = g_value * (mu - mu_value)
+        E_value = _logistic(x)
         total += g_value**2 * E_value * _logistic(-x)
+        terms.append(g_value * (s_value - E_value))
+        g_j.append(g_value)
+        E_j.append(E_value)
     v_value = 1.0 / total
-    scores = sum(
-        g_value * (s_value - E_value)
-        for g_value, s_value, E_value in zip(g_j, s_j, E_j, strict=True)
-    )
+    # sum() of the terms in order, as ``score_sum`` adds them.
+    scores = sum(terms)
     Delta_value = v_value * scores
     sigma_new = sigma_prime(phi, sigma, v_value, Delta_value, tau, epsilon)
     phi_star_value = min(phi_star(phi, sigma_new), phi_max)
     phi_new = phi_prime(phi_star_value, v_value)
     mu_new = mu + phi_new**2 * scores
-    return PeriodUpdate(mu_new, phi_new, sigma_new, g_j, E_j, v_value, Delta_value, phi_star_value)
+    return PeriodUpdate(
+        mu_new, phi_new, sigma_new, tuple(g_j), tuple(E_j), v_value, Delta_value, phi_star_value
+    )
 
 
 def idle_phi(phi: float, sigma: float, periods: int, phi_max: float) -> float:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from statistics import fmean
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from app.engine.base import BaseRater, duel_score, require_finite, require_player_count
 from app.engine.errors import InvalidEvent
@@ -37,7 +37,6 @@ from app.engine.periods import (
     adjusted_extra,
     extra_for,
     locate,
-    pairwise_scores,
     period_index,
 )
 from app.engine.types import (
@@ -85,8 +84,7 @@ def composite(members: Sequence[tuple[float, float]]) -> tuple[float, float]:
     return fmean([r for r, _ in members]), fmean([RD for _, RD in members])
 
 
-@dataclass(frozen=True, slots=True)
-class PeriodStep:
+class PeriodStep(NamedTuple):
     """A system's update of one player over its rating period, on the Glicko scale.
 
     ``g`` and ``E`` hold the system's g and E for each result of the period, in order; ``terms``
@@ -100,6 +98,9 @@ class PeriodStep:
     g: tuple[float, ...]
     E: tuple[float, ...]
     terms: Mapping[str, Json]
+
+    # A named tuple rather than a frozen dataclass: as immutable, and built (once per player
+    # and game) without a frozen dataclass's object.__setattr__ per field.
 
 
 def initial_rating_param(description: str) -> ParamSpec:
@@ -293,6 +294,10 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
         (:meth:`idle_periods`; none: the state as it is)."""
         state = position.state
         idle = max(self.idle_periods(position), 0)
+        if not idle and state.deviation is not None and state.volatility == self._sigma(state):
+            # Nothing grows and the state holds the RD and sigma it is rated with: it is its
+            # own period start (a base's extra is never read), and no state need be built.
+            return state, 0
         # grown_deviation reads the state's RD and sigma through _RD and _sigma, which give
         # the values the base state is built with.
         deviation = self.grown_deviation(state, idle) if idle else self._RD(state)
@@ -314,19 +319,22 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
             if p.team is not None:
                 return self.rate_sides(game, before)
         period, keys, states, positions, starts, start_values = self._game_starts(game, before)
-        duels = pairwise_scores(players)
 
         changes: list[Change] = []
-        for i, (state, position, (base, idle)) in enumerate(
-            zip(states, positions, starts, strict=True)
-        ):
-            new_results = tuple(
-                PeriodResult(start_values[j][0], start_values[j][1], S) for j, S in duels[i]
-            )
-            names = [players[j].player for j, _ in duels[i]]
+        for i, me in enumerate(players):
+            # Pairwise by rank (SYSTEMS.md "glicko2"): each opponent one result at its
+            # period-start r and RD, S by duel_score.
+            new_results: list[PeriodResult] = []
+            names: list[str] = []
+            for j, opponent in enumerate(players):
+                if j != i:
+                    r_j, RD_j = start_values[j]
+                    new_results.append(PeriodResult(r_j, RD_j, duel_score(me, opponent)))
+                    names.append(opponent.player)
+            base, idle = starts[i]
             changes.append(
                 self._period_change(
-                    keys[i], state, position, base, idle, period, new_results, names, None
+                    keys[i], states[i], positions[i], base, idle, period, new_results, names, None
                 )
             )
         return Outcome(changes=tuple(changes))
@@ -399,14 +407,14 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
         base: PlayerState,
         idle: int,
         period: int | None,
-        new_results: tuple[PeriodResult, ...],
+        new_results: Sequence[PeriodResult],
         names: Sequence[str],
         members: Sequence[list[str]] | None,
     ) -> Change:
         """The change of one player whose period gains ``new_results``: this game's results,
         one per opponent, named in ``names`` (a player, or a side's label) and in a team game
         with the side's ``members``."""
-        results = position.results + new_results
+        results = (*position.results, *new_results)
         step = self.rate_results(base, results)
         after = PlayerState(
             rating=step.rating,
@@ -440,7 +448,7 @@ def period_details(
     period: int | None,
     step: PeriodStep,
     first_new: int,
-    new_results: tuple[PeriodResult, ...],
+    new_results: Sequence[PeriodResult],
     names: Sequence[str],
     members: Sequence[list[str]] | None,
 ) -> dict[str, Json]:
