@@ -44,6 +44,9 @@ LOSS = "loss"
 def event_keys(info: SystemInfo, event: LadderEvent) -> list[PlayerKey]:
     """The rating keys an event touches, in input order."""
     if isinstance(event, Game):
+        if not info.per_faction:
+            # key_for's rule (no faction in the key) without a call per participant.
+            return [PlayerKey(p.player) for p in event.participants]
         return [key_for(info, p.player, p.faction) for p in event.participants]
     if isinstance(event, Tournament):
         return [PlayerKey(p.player) for p in event.standings]
@@ -139,18 +142,15 @@ def rate_event(
     adjustment's rating, like a result that is not finite (:func:`_finite`). The engine's own
     errors (InvalidEvent) pass as they are.
     """
-    # Where in the event's body the error points (a game's players, a tournament's
-    # standings, the rating an adjustment sets).
-    where = (
-        PLAYERS
-        if isinstance(event, Game)
-        else STANDINGS
-        if isinstance(event, Tournament)
-        else "rating"
-    )
-    with arithmetic_refused(where):
+    try:
         keys = event_keys(info, event)
         before = {k: states[k] if k in states else rater.initial_state(ladder_state) for k in keys}
+        if isinstance(event, Game):
+            if not event.rated:
+                changes = tuple(Change(k, before[k], before[k], UNRATED_DETAILS) for k in keys)
+                return Outcome(changes, ladder_state)
+            outcome = cast(GameRater, rater).rate_game(event, before, ladder_state)
+            return _finite(outcome, PLAYERS)
         if isinstance(event, Adjustment):
             previous = states.get(event.key)
             after = rater.adjusted_state(
@@ -158,16 +158,27 @@ def rate_event(
             )
             details = frozen({"adjustment": True, "reason": event.reason})
             change = Change(event.key, before[event.key], after, details)
-            return _finite(Outcome((change,), ladder_state), where)
-        if isinstance(event, Game):
-            if not event.rated:
-                changes = tuple(Change(k, before[k], before[k], UNRATED_DETAILS) for k in keys)
-                return Outcome(changes, ladder_state)
-            return _finite(cast(GameRater, rater).rate_game(event, before, ladder_state), where)
+            return _finite(Outcome((change,), ladder_state), "rating")
         by_player = {k.player: s for k, s in before.items()}
-        return _finite(
-            cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state), where
-        )
+        outcome = cast(TournamentRater, rater).rate_tournament(event, by_player, ladder_state)
+        return _finite(outcome, STANDINGS)
+    except (ArithmeticError, ValueError):
+        # errors.arithmetic_refused's rule (an EngineError passes as it is, any other failure
+        # becomes the NonFiniteResult of the event's ``where``), entered only on a failure: a
+        # context manager around every event of a replay cost more than the try statement,
+        # which costs nothing until something is raised.
+        with arithmetic_refused(_where(event)):
+            raise
+
+
+def _where(event: LadderEvent) -> str:
+    """Where in the event's body an error points: a game's players, a tournament's
+    standings, the rating an adjustment sets."""
+    if isinstance(event, Game):
+        return PLAYERS
+    if isinstance(event, Tournament):
+        return STANDINGS
+    return "rating"
 
 
 def _finite(outcome: Outcome, where: str) -> Outcome:
@@ -180,7 +191,14 @@ def _finite(outcome: Outcome, where: str) -> Outcome:
     """
     for change in outcome.changes:
         after = change.after
-        for value in (after.rating, after.deviation, after.volatility):
+        deviation, volatility = after.deviation, after.volatility
+        if (
+            isfinite(after.rating)
+            and (deviation is None or isfinite(deviation))
+            and (volatility is None or isfinite(volatility))
+        ):
+            continue  # the usual case, checked without a tuple and a loop per change
+        for value in (after.rating, deviation, volatility):
             if value is not None and not isfinite(value):
                 raise NonFiniteResult(
                     (where,),
