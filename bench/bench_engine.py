@@ -2,7 +2,7 @@
 (issue 21, "A faster engine, same numbers").
 
     .venv/bin/python bench/bench_engine.py [--players 20000] [--games 100000]
-        [--games4 25000] [--rounds 3] [--seed 21] [--results bench/results]
+        [--games4 25000] [--rounds 3] [--seed 21] [--baseline COMMIT] [--results bench/results]
 
 The same seeded games (``--players`` players drawn at random: ``--games`` two-player games,
 one in ten a draw, and ``--games4`` four-player free-for-alls, ranks a random order with one
@@ -14,7 +14,10 @@ game in ten a tie of two neighbouring places) are rated, in one run, by:
   ``details`` into a dict, as the service's writes store them (``dict(change.details)``);
 * the ``glicko2`` package (PyPI, Ryan Kirkman's ``Player``), each player's opponents in one game
   as one rating period (``update_player`` with their ratings and RDs from before the game),
-  as the engine rates a free-for-all by pairwise results.
+  as the engine rates a free-for-all by pairwise results;
+* with ``--baseline COMMIT``, that commit's engine too (``git archive`` of its ``app/engine``,
+  imported under another name as ``bench/same_numbers.py`` does), in the same rounds: the
+  ``÷ baseline`` column is this checkout's speed-up over it.
 
 Each contender rates all games of a scenario once per round from fresh ratings; the rounds
 alternate the contenders, the collector is paused while timing, and the best round counts (the
@@ -50,11 +53,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import glicko2 as glicko2_package  # after the path insert: the checkout's app wins
+import importlib
+import tempfile
 
-from app.engine.ledger import replay
-from app.engine.registry import SYSTEMS
-from app.engine.types import Game, Participant
+import glicko2 as glicko2_package  # after the path insert: the checkout's app wins
+from same_numbers import baseline_engine
 
 #: The first game's time; each next one is a minute later (period "game" does not read it).
 EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -82,18 +85,25 @@ def make_tables(rng: random.Random, players: int, count: int, seats: int) -> lis
     return tables
 
 
-def engine_games(tables: list[Table]) -> list[Game]:
+def engine_games(package: str, tables: list[Table]) -> list[Any]:
+    """The tables as games of ``package``'s engine (``app``, or a baseline's)."""
+    types = importlib.import_module(f"{package}.engine.types")
     return [
-        Game(
+        types.Game(
             played_at=EPOCH + n * SPACING,
-            participants=tuple(Participant(p, r) for p, r in zip(names, ranks, strict=True)),
+            participants=tuple(types.Participant(p, r) for p, r in zip(names, ranks, strict=True)),
         )
         for n, (names, ranks) in enumerate(tables)
     ]
 
 
-def engine_run(system_id: str, games: list[Game], read_details: bool) -> Callable[[], object]:
-    system = SYSTEMS[system_id]
+def engine_run(
+    package: str, system_id: str, games: list[Any], read_details: bool
+) -> Callable[[], object]:
+    """A replay of ``games`` by ``package``'s engine; with ``read_details`` each change's
+    details are read into a dict, as the service stores them."""
+    replay = importlib.import_module(f"{package}.engine.ledger").replay
+    system = importlib.import_module(f"{package}.engine.registry").SYSTEMS[system_id]
     info, rater = system.info, system.configure({"period": "game"} if "glicko" in system_id else {})
 
     def run() -> object:
@@ -192,7 +202,15 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--results", type=Path, default=Path(__file__).parent / "results")
     parser.add_argument("--label", default="", help="a note stored with the results")
+    parser.add_argument(
+        "--baseline",
+        help="also time this commit's engine (git archive of app/engine), in the same rounds",
+    )
     args = parser.parse_args(None if argv is None else list(argv))
+    packages = [("app", "")]
+    scratch = tempfile.TemporaryDirectory()
+    if args.baseline:
+        packages.append((baseline_engine(args.baseline, Path(scratch.name)), f" @{args.baseline}"))
 
     rng = random.Random(args.seed)
     scenarios = [("2-player", make_tables(rng, args.players, args.games, 2))]
@@ -202,20 +220,25 @@ def main(argv: Iterable[str] | None = None) -> None:
     started = dt.datetime.now(dt.UTC)
     rows: list[dict[str, Any]] = []
     for label, tables in scenarios:
-        games = engine_games(tables)
-        runs = {
-            "elo": engine_run("elo", games, False),
-            "elo+details": engine_run("elo", games, True),
-            "glicko2": engine_run("glicko2", games, False),
-            "glicko2+details": engine_run("glicko2", games, True),
-            "glicko2 package": package_run(tables),
-        }
+        runs: dict[str, Callable[[], object]] = {}
+        for package, suffix in packages:
+            games = engine_games(package, tables)
+            for system_id in ("elo", "glicko2"):
+                runs[system_id + suffix] = engine_run(package, system_id, games, False)
+                runs[f"{system_id}+details{suffix}"] = engine_run(package, system_id, games, True)
+        runs["glicko2 package"] = package_run(tables)
         times = alternate(args.rounds, runs)
         package_rate = len(tables) / min(cpu for cpu, _ in times["glicko2 package"])
         for contender, seconds in times.items():
             rate = len(tables) / min(cpu for cpu, _ in seconds)
             wall_rate = len(tables) / min(wall for _, wall in seconds)
             ratio = rate / package_rate if contender.startswith("glicko2") else None
+            baseline = f"{contender} @{args.baseline}"
+            speedup = (
+                rate / (len(tables) / min(cpu for cpu, _ in times[baseline]))
+                if baseline in times
+                else None
+            )
             goal: float | None = None
             met: bool | None = None
             if contender == "elo" and label == "2-player":
@@ -234,6 +257,7 @@ def main(argv: Iterable[str] | None = None) -> None:
                     "games_per_s": rate,
                     "games_per_wall_s": wall_rate,
                     "ratio_to_package": ratio,
+                    "ratio_to_baseline": speedup,
                     "goal": goal,
                     "met": met,
                 }
@@ -250,6 +274,7 @@ def main(argv: Iterable[str] | None = None) -> None:
         "players": args.players,
         "rounds": args.rounds,
         "seed": args.seed,
+        "baseline": args.baseline,
         "load_before": load_before,
         "load_after": load_after,
     }
@@ -260,12 +285,13 @@ def main(argv: Iterable[str] | None = None) -> None:
         f"{load_after[0]:.1f} after. glicko2 package {meta['glicko2_package']}. "
         f"{args.players:,} players, seed {args.seed}; best of {args.rounds} alternating rounds.",
         "",
-        "| scenario | contender | games/s (CPU) | ÷ package | goal | games/s (wall) | "
-        "CPU s per round |",
-        "|---|---|---:|---:|---|---:|---|",
+        "| scenario | contender | games/s (CPU) | ÷ package | ÷ baseline | goal | "
+        "games/s (wall) | CPU s per round |",
+        "|---|---|---:|---:|---:|---|---:|---|",
     ]
     for row in rows:
         ratio = "" if row["ratio_to_package"] is None else f"{row['ratio_to_package']:.2f}"
+        speedup = "" if row["ratio_to_baseline"] is None else f"{row['ratio_to_baseline']:.2f}"
         goal = (
             ""
             if row["goal"] is None
@@ -275,7 +301,8 @@ def main(argv: Iterable[str] | None = None) -> None:
         rounds = ", ".join(f"{s:.2f}" for s in row["cpu_seconds"])
         lines.append(
             f"| {row['scenario']} ({row['games']:,}) | {row['contender']} | "
-            f"{row['games_per_s']:,.0f} | {ratio} | {goal} | {row['games_per_wall_s']:,.0f} | "
+            f"{row['games_per_s']:,.0f} | {ratio} | {speedup} | {goal} | "
+            f"{row['games_per_wall_s']:,.0f} | "
             f"{rounds} |"
         )
     report = "\n".join(lines) + "\n"
