@@ -344,10 +344,31 @@ def rate_period_of(
     phi_max: float,
 ) -> PeriodUpdate:
     """:func:`rate_period` with the opponents given as three parallel sequences mu_j, phi_j
-    and s_j (what the rater holds, without an :class:`Opponent` per result)."""
-    if not mu_j:
+    and s_j."""
+    opponents = list(zip(mu_j, phi_j, s_j, strict=True))
+    return PeriodUpdate(*_period_update(mu, phi, sigma, opponents, tau, epsilon, phi_max))
+
+
+#: :class:`PeriodUpdate`'s fields as a plain tuple, in its order.
+UpdateValues = tuple[
+    float, float, float, tuple[float, ...], tuple[float, ...], float | None, float | None, float
+]
+
+
+def _period_update(
+    mu: float,
+    phi: float,
+    sigma: float,
+    opponents: Sequence[tuple[float, float, float]],
+    tau: float,
+    epsilon: float,
+    phi_max: float,
+) -> UpdateValues:
+    """:func:`rate_period`'s values, each opponent given as (mu_j, phi_j, s_j): what the
+    rater holds, without an :class:`Opponent` per result or a :class:`PeriodUpdate`."""
+    if not opponents:
         grown = min(phi_star(phi, sigma), phi_max)
-        return PeriodUpdate(mu, grown, sigma, (), (), None, None, grown)
+        return mu, grown, sigma, (), (), None, None, grown
     # The terms of v, Delta and mu' exactly as ``v``, ``Delta`` and ``mu_prime`` compute them
     # (same expressions, same order, so the same floats), in one pass over the opponents with
     # g(phi_j), E and 1 - E evaluated once per opponent instead of once per use.
@@ -355,7 +376,7 @@ def rate_period_of(
     E_j: list[float] = []
     terms: list[float] = []
     total = 0.0
-    for mu_value, phi_value, s_value in zip(mu_j, phi_j, s_j, strict=True):
+    for mu_value, phi_value, s_value in opponents:
         g_value = g(phi_value)
         x = g_value * (mu - mu_value)
         E_value = _logistic(x)
@@ -371,9 +392,7 @@ def rate_period_of(
     phi_star_value = min(phi_star(phi, sigma_new), phi_max)
     phi_new = phi_prime(phi_star_value, v_value)
     mu_new = mu + phi_new**2 * scores
-    return PeriodUpdate(
-        mu_new, phi_new, sigma_new, tuple(g_j), tuple(E_j), v_value, Delta_value, phi_star_value
-    )
+    return mu_new, phi_new, sigma_new, tuple(g_j), tuple(E_j), v_value, Delta_value, phi_star_value
 
 
 def idle_phi(phi: float, sigma: float, periods: int, phi_max: float) -> float:
@@ -482,34 +501,30 @@ class Glicko2Rater(GlickoFamilyRater[Glicko2Config]):
         # Interpretation (docs/systems/glicko2.md): step 6's phi* is the period's no-game
         # growth, capped at the initial RD like the growth over empty periods.
         phi_max = to_phi(self.config.initial_deviation)
-        update = rate_period_of(
-            mu,
-            phi,
-            sigma,
-            [to_mu(result.opponent_rating) for result in results],
-            [to_phi(result.opponent_deviation) for result in results],
-            [result.score for result in results],
-            self.config.tau,
-            EPSILON,
-            phi_max,
-        )
+        opponents = [
+            (to_mu(result.opponent_rating), to_phi(result.opponent_deviation), result.score)
+            for result in results
+        ]
+        values = _period_update(mu, phi, sigma, opponents, self.config.tau, EPSILON, phi_max)
+        mu_new, phi_new, sigma_new, g_j, E_j = values[:5]
         return PeriodStep(
             # Step 8, r' = 173.7178 mu' + 1500, written as r + 173.7178 (mu' - mu) so that a
             # change too small for float64 never turns into a rounding error of the opposite
             # sign.
-            rating=base.rating + SCALE * (update.mu - mu),
-            deviation=to_RD(update.phi),
-            volatility=update.sigma,
-            g=update.g,
-            E=update.E,
-            terms=Details(period_terms, sigma, mu, phi, update, self.config.tau),
+            rating=base.rating + SCALE * (mu_new - mu),
+            deviation=to_RD(phi_new),
+            volatility=sigma_new,
+            g=g_j,
+            E=E_j,
+            terms=Details(period_terms, sigma, mu, phi, values, self.config.tau),
         )
 
 
 def period_terms(
-    sigma: float, mu: float, phi: float, update: PeriodUpdate, tau: float
+    sigma: float, mu: float, phi: float, values: UpdateValues, tau: float
 ) -> dict[str, Json]:
     """Glickman's intermediate values of one period update, as a change's details show them."""
+    update = PeriodUpdate(*values)
     return {
         "volatility_start": sigma,
         "mu": mu,

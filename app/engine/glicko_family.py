@@ -30,6 +30,7 @@ from app.engine.base import BaseRater, duel_score, require_finite, require_playe
 from app.engine.errors import InvalidEvent
 from app.engine.params import SCALE_LIMIT, ParamSpec
 from app.engine.periods import (
+    GAME_MODE_EXTRA,
     PERIOD_CHOICES,
     PERIOD_GAME,
     PeriodResult,
@@ -417,10 +418,10 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
         results = (*position.results, *new_results)
         step = self.rate_results(base, results)
         after = PlayerState(
-            rating=step.rating,
-            deviation=step.deviation,
-            volatility=step.volatility,
-            extra=extra_for(period, base, results),
+            step.rating,
+            step.deviation,
+            step.volatility,
+            GAME_MODE_EXTRA if period is None else extra_for(period, base, results),
         )
         details = Details(
             period_details,
