@@ -144,7 +144,7 @@ def side_sizes(players: int, teams: int) -> tuple[int, int, int]:
     """(smaller size, larger size, how many sides have the larger size) for ``players`` in
     ``teams`` sides whose sizes differ by at most one."""
     small, larger = divmod(players, teams)
-    return small, small + 1, larger
+    return small, small + 1 if larger else small, larger
 
 
 class _Best:
@@ -190,7 +190,9 @@ class _Problem:
     rater: GameRater
 
     def members(self, units: Sequence[int]) -> list[PlayerState]:
-        return [self.states[i] for u in units for i in self.units[u]]
+        """The states of a side's players, in player order (so that a split's quality is
+        computed from the same operands in the same order however it was found)."""
+        return [self.states[i] for i in sorted(i for u in units for i in self.units[u])]
 
     def size(self, units: Sequence[int]) -> int:
         return sum(len(self.units[u]) for u in units)
@@ -201,7 +203,8 @@ class _Problem:
         )
 
     def quality(self, sides: Sequence[Sequence[int]]) -> float:
-        return self.quality_of([self.members(side) for side in sides])
+        """The quality of a split, its sides taken in key order."""
+        return self.quality_of([[self.states[i] for i in side] for side in self.key(sides)])
 
     def quality_of(self, sides: Sequence[Sequence[PlayerState]]) -> float:
         value = quality(self.rater, sides)
@@ -325,6 +328,8 @@ def _exhaustive(problem: _Problem, best: _Best, check: Check) -> None:
     not completed (module docstring)."""
     small, large, larger = side_sizes(len(problem.states), problem.teams)
     teams = problem.teams
+    # Sides are filled in key order (each holds the first player left), their members in
+    # player order, so bounds and qualities are computed exactly as _Problem.quality does.
     # Whether the quality of a split is the least of its pairs' (the bound is then exact);
     # known at the first complete split.
     pairwise: list[bool] = []
@@ -410,9 +415,7 @@ def _subsets(problem: _Problem, units: Sequence[int], need: int) -> Iterator[lis
                     yield [*chosen, *others]
 
 
-def _local_search(
-    problem: _Problem, start: list[list[int]], best: _Best, check: Check
-) -> None:
+def _local_search(problem: _Problem, start: list[list[int]], best: _Best, check: Check) -> None:
     """First-improvement local search from ``start`` (module docstring): the steps (swaps of
     two units of equal size between two sides, moves of a single player that keep the sizes)
     are tried in a fixed cyclic order and each improving one is taken at once; the search
