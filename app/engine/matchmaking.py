@@ -40,9 +40,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from statistics import fmean
+from typing import Protocol
 
 from app.engine.errors import InvalidEvent
-from app.engine.protocols import GameRater
 from app.engine.types import PlayerState
 
 #: API.md "Matchmaking": the search is exact up to this many players.
@@ -63,6 +63,17 @@ SplitKey = tuple[tuple[int, ...], ...]
 Check = Callable[[], None]
 
 
+class Predictor(Protocol):
+    """What matchmaking asks of a system: its pair probability and its own match quality
+    (``app.engine.protocols.GameRater`` has both)."""
+
+    def side_win_probability(
+        self, side: Sequence[PlayerState], other: Sequence[PlayerState]
+    ) -> float | None: ...
+
+    def match_quality(self, sides: Sequence[Sequence[PlayerState]]) -> float | None: ...
+
+
 def _nothing() -> None:
     """The default ``check``: never interrupts."""
 
@@ -73,7 +84,7 @@ def evenness(p: float) -> float:
 
 
 def pair_probabilities(
-    rater: GameRater, sides: Sequence[Sequence[PlayerState]]
+    rater: Predictor, sides: Sequence[Sequence[PlayerState]]
 ) -> list[list[float | None]] | None:
     """p[a][b] = the system's p(side a ahead of side b) for every ordered pair (the diagonal
     None), or None where the system defines no pair probability. Both p(a, b) and p(b, a) are
@@ -105,7 +116,7 @@ def luce(p: Sequence[Sequence[float | None]], side: int) -> float:
     return 1.0 / (1.0 + odds_against)
 
 
-def quality(rater: GameRater, sides: Sequence[Sequence[PlayerState]]) -> float | None:
+def quality(rater: Predictor, sides: Sequence[Sequence[PlayerState]]) -> float | None:
     """The quality of a game of ``sides`` (module docstring), None where the system defines
     no pair probability."""
     own = rater.match_quality(sides)
@@ -187,7 +198,7 @@ class _Problem:
     states: Sequence[PlayerState]
     units: tuple[tuple[int, ...], ...]
     teams: int
-    rater: GameRater
+    rater: Predictor
 
     def members(self, units: Sequence[int]) -> list[PlayerState]:
         """The states of a side's players, in player order (so that a split's quality is
@@ -228,7 +239,7 @@ def balance(
     states: Sequence[PlayerState],
     teams: int,
     parties: Sequence[Sequence[int]],
-    rater: GameRater,
+    rater: Predictor,
     check: Check = _nothing,
 ) -> Balance:
     """The most even split of ``states`` (players by index) into ``teams`` sides whose sizes

@@ -211,10 +211,15 @@ def test_refusals() -> None:
     assert error.value.loc == ("parties",)
 
 
-class NoProbability(MeanLogistic):
+class NoProbability:
+    """A system without pair probabilities (the Diplomacy systems)."""
+
     def side_win_probability(
         self, side: Sequence[PlayerState], other: Sequence[PlayerState]
-    ) -> float | None:  # type: ignore[override]
+    ) -> float | None:
+        return None
+
+    def match_quality(self, sides: Sequence[Sequence[PlayerState]]) -> float | None:
         return None
 
 
