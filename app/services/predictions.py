@@ -19,7 +19,7 @@ rated once per side winning alone, the other sides tied behind it, and once draw
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import cast
@@ -96,9 +96,17 @@ def predict(
 
 
 def read_inputs(session: Session, body: PredictionIn) -> Inputs:
-    ladder = require_ladder(LadderRepository(session).get(body.ladder), body.ladder)
+    return read_states(session, body.ladder, [(m.player, m.faction) for m in _members(body)])
+
+
+def read_states(
+    session: Session, ladder_id: str, players: Sequence[tuple[str, str | None]]
+) -> Inputs:
+    """The ladder's runtime and the states of ``players`` (player, faction): a player without
+    a rating at the system's initial state."""
+    ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
     runtime = runtime_for(ladder)
-    keys = [key_for(runtime.info, m.player, m.faction) for m in _members(body)]
+    keys = [key_for(runtime.info, player, faction) for player, faction in players]
     rows = RatingRepository(session).rows(ladder.id, [db_key(k) for k in keys])
     ladder_state: Mapping[str, Json] = dict(ladder.state)
     states: dict[PlayerKey, PlayerState] = {}
