@@ -153,7 +153,8 @@ INFO = SystemInfo(
     sources=(
         "R. Herbrich, T. Minka, T. Graepel, TrueSkill(TM): A Bayesian Skill Rating System "
         "(NIPS 2006)",
-        "J. Moser, Computing Your Skill (2010), and its C# Skills test cases",
+        "J. Moser, Computing Your Skill and The Math Behind TrueSkill (2010), and the test "
+        "cases of his C# Skills",
         "SYSTEMS.md: Teams, trueskill, Win probability of one side over another",
     ),
     params=PARAMS,

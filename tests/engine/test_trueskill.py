@@ -432,6 +432,40 @@ def test_worked_example_two_new_players_by_hand() -> None:
     assert ranking_value(a, DEFAULT.ranking_multiplier) == pytest.approx(
         a.mu - 3 * a.sigma, abs=1e-12
     )
+    assert round(ranking_value(a, DEFAULT.ranking_multiplier), 3) == 7.881
+
+
+def test_worked_example_2v2_upset_by_hand() -> None:
+    # docs/systems/trueskill.md: red (20, 8), (25, 6) beat blue (35, 7), (40, 5).
+    normal = NormalDist()
+    beta2, tau2 = (25 / 6) ** 2, (25 / 300) ** 2
+    red_var = 64 + 36 + 2 * (tau2 + beta2)
+    blue_var = 49 + 25 + 2 * (tau2 + beta2)
+    c = math.sqrt(red_var + blue_var)
+    eps = normal.inv_cdf(0.55) * math.sqrt(4) * (25 / 6)
+    t, e = (45 - 75) / c, eps / c
+    v = normal.pdf(t - e) / normal.cdf(t - e)
+    w = v * (v + t - e)
+    # The numbers the page shows:
+    assert red_var == pytest.approx(134.7361, abs=5e-5)
+    assert blue_var == pytest.approx(108.7361, abs=5e-5)
+    assert (c, eps) == (pytest.approx(15.6036, abs=5e-5), pytest.approx(1.0472, abs=5e-5))
+    assert (t, e) == (pytest.approx(-1.9226, abs=5e-5), pytest.approx(0.0671, abs=5e-5))
+    assert (v, w) == (pytest.approx(2.3641, abs=5e-5), pytest.approx(0.8851, abs=5e-5))
+    sides = [side((20, 8), (25, 6)), side((35, 7), (40, 5))]
+    update = trueskill.update(DEFAULT, sides, [1, 2])
+    assert (update.game["c"], update.game["t"]) == (pytest.approx(c, abs=1e-12), pytest.approx(t))
+    assert (update.game["v"], update.game["w"]) == (pytest.approx(v), pytest.approx(w))
+    for (mu, sigma, sign), got in zip(
+        ((20, 8, 1), (25, 6, 1), (35, 7, -1), (40, 5, -1)),
+        [g for s in update.ratings for g in s],
+        strict=True,
+    ):
+        s2 = sigma**2 + tau2
+        assert got.mu == pytest.approx(mu + sign * s2 / c * v, abs=1e-9)
+        assert got.sigma == pytest.approx(math.sqrt(s2 * (1 - s2 / c**2 * w)), abs=1e-9)
+    # ... which are the published values (PUBLISHED_CASES "upset 2v2", Moser's C# Skills).
+    assert_ratings(update.ratings, PUBLISHED_CASES["upset 2v2"][2], PUBLISHED)
 
 
 def test_a_draw_of_equals_only_shrinks_sigma_by_hand() -> None:
