@@ -10,7 +10,8 @@ flip, 0 = a foregone result). None where the system defines no pair probability.
 **Balance**: the players are split into ``teams`` sides whose sizes differ by at most one,
 every party (players who queue together) on one side, with the highest quality.
 
-- Up to :data:`EXACT_PLAYERS` players the search is exhaustive. Sides are unlabelled, so each
+- Up to :data:`EXACT_PLAYERS` players the search is exhaustive, within
+  :data:`MAX_EXACT_WORK` (always for two sides). Sides are unlabelled, so each
   split is generated once: side 1 holds the first player not yet placed, side 2 the first
   player left after side 1, and so on (for 16 players in two sides of 8 that is C(15, 7) =
   6435 splits, not 2^16). It is also a branch and bound: a split's quality is at most the
@@ -19,14 +20,16 @@ every party (players who queue together) on one side, with the highest quality.
   shrinks as sides are added: each added side multiplies it by a factor of at most one), so a
   partial split whose completed sides already hold a pair below the fourth best split found is
   not completed. A greedy split (below) seeds the search, which makes that bound bite early.
+  A search that would need more work than its budget (three sides or more of 13 to 16
+  players) stops there, and the heuristic finishes it (the answer is then not exact).
 - Beyond, a heuristic, deterministic and bounded: a greedy split (parties first, largest
   first, each onto the side with the most room left; then single players from the highest
   rating down, each onto the side of the lowest total rating that has room), then a local
-  search that takes, round after round, the best of all swaps of two units of equal size
-  between two sides and all moves of a single player between sides that keep the sizes, in a
-  fixed cyclic order, taking each step that improves the quality at once, until a whole cycle
-  brings no improvement or :data:`MAX_EVALUATIONS` splits have been evaluated. It finds good
-  splits, not provably the best.
+  search: round after round, for the pairs of sides from the least even, the swaps of two
+  units of equal size between the two and the moves of a single player that keep the sizes,
+  taking the first that improves the quality; where none does, a few random steps (from a
+  seeded generator: the same request gives the same answer) and again, until its budget
+  (:data:`MAX_SEARCH_WORK`) is spent. It finds good splits, not provably the best.
 
 ``alternatives`` are the next best splits (up to :data:`MAX_ALTERNATIVES`): exactly the next
 best in the exhaustive search, the best other splits the local search evaluated beyond it.
@@ -37,8 +40,10 @@ on the order the search met them in.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from itertools import combinations
+from random import Random
 from statistics import fmean
 from typing import Protocol
 
@@ -49,11 +54,18 @@ from app.engine.types import PlayerState
 EXACT_PLAYERS = 16
 #: API.md "Matchmaking": up to three next best splits.
 MAX_ALTERNATIVES = 3
-#: A bound on the splits the local search evaluates beyond EXACT_PLAYERS: a cycle of its steps
-#: is every swap (2,500 for 100 players in two sides, 4,000 in five), and from the greedy
-#: start it settles within a few cycles; the bound keeps a request of 100 players to a fixed
-#: amount of work (well under a second for the systems here) however long it would go on.
-MAX_EVALUATIONS = 10_000
+#: The work either search may do, counted in players read by quality evaluations: a pair of
+#: sides reads the players of both, a split of k sides (k - 1) times its players (the least
+#: even pair compares each side with k - 1 others). Reading a player costs 0.1 to 2
+#: microseconds for the systems here (Elo to Weng-Lin), so each search stays under about half
+#: a second. The exhaustive search of two sides always fits (16 players in two sides of 8:
+#: 6,435 splits of 16 players, about 103,000 reads); three sides fit up to 12 players (about
+#: 185,000) and, with the bound's help, sometimes more. A search that would exceed it is
+#: finished by the heuristic.
+MAX_EXACT_WORK = 300_000
+#: The local search's budget, in the same unit: 3,000 splits of 100 players in two sides,
+#: more than a whole cycle of their 2,500 swaps; fewer players, more splits.
+MAX_SEARCH_WORK = 300_000
 #: How many splits the exhaustive search completes between two checks of ``check``
 #: (whether the client is still there): a few milliseconds of work.
 CHECK_EVERY = 512
@@ -190,15 +202,21 @@ class _Best:
             self.keys.discard(self.splits.pop().sides)
 
 
-@dataclass(frozen=True, slots=True)
+class _OverBudget(Exception):
+    """The search's evaluations reached its budget."""
+
+
+@dataclass(slots=True)
 class _Problem:
     """A balance problem: the units (parties, and single players as parties of one) in a
-    fixed order, and how to score sides."""
+    fixed order, how to score sides, and the evaluations spent on it against ``budget``."""
 
     states: Sequence[PlayerState]
     units: tuple[tuple[int, ...], ...]
     teams: int
     rater: Predictor
+    budget: int = 0
+    spent: int = 0
 
     def members(self, units: Sequence[int]) -> list[PlayerState]:
         """The states of a side's players, in player order (so that a split's quality is
@@ -218,6 +236,11 @@ class _Problem:
         return self.quality_of([[self.states[i] for i in side] for side in self.key(sides)])
 
     def quality_of(self, sides: Sequence[Sequence[PlayerState]]) -> float:
+        """The quality of sides given by their members; raises _OverBudget once the search
+        has spent its budget."""
+        if self.spent >= self.budget:
+            raise _OverBudget
+        self.spent += (len(sides) - 1) * sum(len(side) for side in sides)
         value = quality(self.rater, sides)
         if value is None:
             raise InvalidEvent(
@@ -274,19 +297,24 @@ def balance(
             + [(i,) for i in range(n) if i not in in_party]
         )
     )
-    problem = _Problem(states, units, teams, rater)
+    problem = _Problem(states, units, teams, rater, budget=MAX_EXACT_WORK)
     best = _Best()
     seed = _greedy(problem)
     if seed is not None:
         best.offer(problem.split(seed))
-    if n <= EXACT_PLAYERS:
-        _exhaustive(problem, best, check)
-        exact = True
-    else:
+    exact = n <= EXACT_PLAYERS
+    if exact:
+        try:
+            _exhaustive(problem, best, check)
+        except _OverBudget:
+            exact = False
+    if not exact:
         if seed is None:
             raise _no_split(problem)
-        _local_search(problem, seed, best, check)
-        exact = False
+        problem.budget, problem.spent = MAX_SEARCH_WORK, 0
+        # Over budget, the best splits found so far stand.
+        with suppress(_OverBudget):
+            _local_search(problem, seed, best, check)
     if not best.splits:
         raise _no_split(problem)
     return Balance(best.splits[0], tuple(best.splits[1:]), exact)
@@ -418,8 +446,8 @@ def _subsets(problem: _Problem, units: Sequence[int], need: int) -> Iterator[lis
     single players."""
     singles = [u for u in units if len(problem.units[u]) == 1]
     parties = [u for u in units if len(problem.units[u]) > 1]
-    for count in range(len(parties) + 1):
-        for chosen in combinations(parties, count):
+    for how_many in range(len(parties) + 1):
+        for chosen in combinations(parties, how_many):
             rest = need - problem.size(chosen)
             if 0 <= rest <= len(singles):
                 for others in combinations(singles, rest):
@@ -427,34 +455,77 @@ def _subsets(problem: _Problem, units: Sequence[int], need: int) -> Iterator[lis
 
 
 def _local_search(problem: _Problem, start: list[list[int]], best: _Best, check: Check) -> None:
-    """First-improvement local search from ``start`` (module docstring): the steps (swaps of
-    two units of equal size between two sides, moves of a single player that keep the sizes)
-    are tried in a fixed cyclic order and each improving one is taken at once; the search
-    ends after a whole cycle without improvement, or MAX_EVALUATIONS splits evaluated. Every
-    split evaluated is offered to ``best``."""
+    """Iterated first-improvement local search from ``start`` (module docstring), until the
+    problem's budget is spent (_OverBudget) or no step is left to try. Every split evaluated
+    is offered to ``best``.
+
+    A descent: each round orders the pairs of sides from the least even (by the quality of
+    the two alone) and tries the steps between the sides of each pair in turn (swaps of two
+    units of equal size, moves of a single player that keep the sizes), from where the last
+    improving step was found; the first step that improves the split's quality is taken. The
+    least even pair first: under the least-even-pair quality only a step that evens that pair
+    can improve the split, and under TrueSkill's it is where the most is to gain. At a split
+    no step improves, :data:`KICK_STEPS` steps drawn by a seeded generator (so the search is
+    deterministic) move it elsewhere, and the descent starts again from there."""
+    draw = Random(KICK_SEED)
     current = [list(side) for side in start]
     current_quality = problem.quality(current)
-    steps = _steps(problem, current)
-    position = unimproved = 0
-    for evaluation in range(MAX_EVALUATIONS):
-        if unimproved >= len(steps):
-            return
-        if evaluation % CHECK_EVERY == 0:
-            check()
-        candidate = _apply(current, steps[position])
-        value = problem.quality(candidate)
-        best.offer(Split(problem.key(candidate), value))
-        if value > current_quality:
-            reshaped = steps[position][0] == MOVE
-            current, current_quality = candidate, value
-            unimproved = 0
-            if reshaped:
-                # A move changes two sides' sizes, so the steps that keep them change too.
-                steps, position = _steps(problem, current), 0
-                continue
-        else:
-            unimproved += 1
-        position = (position + 1) % len(steps)
+    teams = len(current)
+    offset = 0
+    while True:
+        check()
+        pairs = list(combinations(range(teams), 2))
+        if teams > 2:
+            members = [problem.members(side) for side in current]
+            evenness_of = {(a, b): problem.quality_of([members[a], members[b]]) for a, b in pairs}
+            pairs.sort(key=lambda pair: (evenness_of[pair], pair))
+        improved = False
+        for a, b in pairs:
+            steps = _steps(problem, current, a, b)
+            for n in range(len(steps)):
+                step = steps[(offset + n) % len(steps)]
+                candidate = _apply(current, step)
+                value = problem.quality(candidate)
+                best.offer(Split(problem.key(candidate), value))
+                if value > current_quality:
+                    current, current_quality = candidate, value
+                    offset = (offset + n) % len(steps)
+                    improved = True
+                    break
+            if improved:
+                break
+        if not improved:
+            kicked = _kick(problem, current, draw)
+            if kicked is None:
+                return
+            current = kicked
+            current_quality = problem.quality(current)
+            best.offer(Split(problem.key(current), current_quality))
+
+
+#: Steps of a kick (a few: enough to leave the local optimum's neighbourhood, not so many
+#: that the search starts from nowhere) and the generator's seed (any fixed value).
+KICK_STEPS = 3
+KICK_SEED = 20
+
+
+def _kick(problem: _Problem, sides: list[list[int]], draw: Random) -> list[list[int]] | None:
+    """``sides`` after KICK_STEPS steps between random pairs of sides, or None when there is
+    no step at all (every side a single party)."""
+    moved = sides
+    for _ in range(KICK_STEPS):
+        a, b = sorted(draw.sample(range(len(moved)), 2))
+        steps = _steps(problem, moved, a, b)
+        if not steps:
+            steps = [
+                step
+                for x, y in combinations(range(len(moved)), 2)
+                for step in _steps(problem, moved, x, y)
+            ]
+            if not steps:
+                return None
+        moved = _apply(moved, steps[draw.randrange(len(steps))])
+    return moved
 
 
 SWAP = "swap"
@@ -464,28 +535,26 @@ MOVE = "move"
 Step = tuple[str, int, int, int, int]
 
 
-def _steps(problem: _Problem, sides: list[list[int]]) -> list[Step]:
-    """Every swap of two units of equal size between two sides, then every move of a single
-    player to another side that keeps the sizes, in a fixed order."""
-    teams = len(sides)
-    steps: list[Step] = []
-    for a in range(teams):
-        for b in range(a + 1, teams):
-            for i, u in enumerate(sides[a]):
-                for j, v in enumerate(sides[b]):
-                    if len(problem.units[u]) == len(problem.units[v]):
-                        steps.append((SWAP, a, i, b, j))
+def _steps(problem: _Problem, sides: list[list[int]], a: int, b: int) -> list[Step]:
+    """Every swap of two units of equal size between sides ``a`` and ``b``, then every move of
+    a single player from one to the other that keeps the sizes, in a fixed order."""
+    steps: list[Step] = [
+        (SWAP, a, i, b, j)
+        for i, u in enumerate(sides[a])
+        for j, v in enumerate(sides[b])
+        if len(problem.units[u]) == len(problem.units[v])
+    ]
     sizes = [problem.size(side) for side in sides]
-    for a in range(teams):
-        for b in range(teams):
-            moved = list(sizes)
-            moved[a] -= 1
-            moved[b] += 1
-            if a == b or not problem.sizes_fit(moved):
-                continue
-            for i, u in enumerate(sides[a]):
-                if len(problem.units[u]) == 1:
-                    steps.append((MOVE, a, i, b, 0))
+    for source, target in ((a, b), (b, a)):
+        moved = list(sizes)
+        moved[source] -= 1
+        moved[target] += 1
+        if problem.sizes_fit(moved):
+            steps.extend(
+                (MOVE, source, i, target, 0)
+                for i, u in enumerate(sides[source])
+                if len(problem.units[u]) == 1
+            )
     return steps
 
 

@@ -254,3 +254,19 @@ async def test_tournament_systems_take_no_teams(client: httpx.AsyncClient) -> No
     )
     assert response.status_code == 422, response.text
     assert response.json()["errors"][0]["loc"] == ["teams"]
+
+
+async def test_trueskill_quality_is_its_match_quality(client: httpx.AsyncClient) -> None:
+    """SYSTEMS.md "trueskill": two new players have q = sqrt(beta^2 / (beta^2 + sigma^2)) =
+    sqrt(1/5) = 0.447 (beta = sigma / 2); two new pairs the same, sqrt(4 beta^2 / (4 beta^2 +
+    4 sigma^2)). Equal sides: p = 1/2."""
+    await make_ladder(client, "ts", "trueskill")
+    out = await predict(client, {"ladder": "ts", "players": [{"player": "a"}, {"player": "b"}]})
+    assert out["quality"] == pytest.approx(math.sqrt(1 / 5))
+    assert out["players"][0]["win_probability"] == pytest.approx(0.5)
+    out = await predict(client, {"ladder": "ts", "teams": teams(("a", "b"), ("c", "d"))})
+    assert out["quality"] == pytest.approx(math.sqrt(1 / 5))
+    assert [side["win_probability"] for side in out["teams"]] == [
+        pytest.approx(0.5),
+        pytest.approx(0.5),
+    ]

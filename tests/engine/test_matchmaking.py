@@ -16,13 +16,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine import elo, trueskill
+from app.engine import elo, matchmaking, trueskill, weng_lin
 from app.engine.errors import InvalidEvent
 from app.engine.gaussian import Gaussian, Member
 from app.engine.matchmaking import (
     EXACT_PLAYERS,
     MAX_ALTERNATIVES,
     Balance,
+    Predictor,
     balance,
     evenness,
     luce,
@@ -62,19 +63,25 @@ class ProductQuality(MeanLogistic):
         return product
 
 
-def least_even_pair(rater: MeanLogistic, sides: Sequence[Sequence[PlayerState]]) -> float:
-    return min(
-        1 - abs(2 * rater.side_win_probability(sides[a], sides[b]) - 1)
-        for a, b in itertools.combinations(range(len(sides)), 2)
-    )
+def least_even_pair(rater: Predictor, sides: Sequence[Sequence[PlayerState]]) -> float:
+    least = 1.0
+    for a, b in itertools.combinations(range(len(sides)), 2):
+        p = rater.side_win_probability(sides[a], sides[b])
+        assert p is not None
+        least = min(least, 1 - abs(2 * p - 1))
+    return least
 
 
 def brute_force(
-    ratings: list[int], teams: int, parties: list[list[int]], rater: MeanLogistic
+    ratings: list[int],
+    teams: int,
+    parties: list[list[int]],
+    rater: Predictor,
+    states: list[PlayerState] | None = None,
 ) -> list[tuple[tuple[tuple[int, ...], ...], float]]:
     """Every valid split with its quality, best first (equal qualities by their sides)."""
     n = len(ratings)
-    states = [PlayerState(float(r)) for r in ratings]
+    states = states or [PlayerState(float(r)) for r in ratings]
     found: dict[tuple[tuple[int, ...], ...], float] = {}
     for labels in itertools.product(range(teams), repeat=n):
         sides = [tuple(i for i in range(n) if labels[i] == t) for t in range(teams)]
@@ -174,6 +181,26 @@ def test_exhaustive_search_equals_the_brute_force(
         assert got == expected[: 1 + MAX_ALTERNATIVES]
 
 
+@settings(max_examples=40, deadline=None)
+@given(problems())
+def test_exhaustive_search_equals_the_brute_force_for_the_bayesian_systems(
+    problem: tuple[list[int], int, list[list[int]]],
+) -> None:
+    """TrueSkill (its own match quality, the search's bound by its sub-matches) and Weng-Lin
+    (the least even pair), at states mu = rating / 60 and sigma from 2 to 8."""
+    ratings, teams, parties = problem
+    states = [PlayerState(r / 60, 2.0 + r % 7) for r in ratings]
+    for system in (trueskill, weng_lin):
+        rater = system.SYSTEM.configure({})
+        expected = brute_force(ratings, teams, parties, rater, states)
+        if not expected:
+            continue
+        result = balance(states, teams, parties, rater)
+        assert result.exact
+        got = [(s.sides, s.quality) for s in (result.best, *result.alternatives)]
+        assert got == expected[: 1 + MAX_ALTERNATIVES]
+
+
 def test_the_search_does_not_depend_on_the_order_parties_are_given() -> None:
     states = [PlayerState(float(r)) for r in (1500, 1720, 1380, 1610, 1450, 1555, 1490, 1300)]
     rater = MeanLogistic()
@@ -227,6 +254,24 @@ def test_a_system_without_pair_probabilities_cannot_balance() -> None:
     with pytest.raises(InvalidEvent) as error:
         balance([PlayerState(1500.0)] * 4, 2, [], NoProbability())
     assert error.value.loc == ("ladder",)
+
+
+def test_an_exhaustive_search_over_its_budget_is_finished_by_the_heuristic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a budget too small for the 2,100 splits of 10 players in three sides, the answer
+    says it is not exact, keeps the rules, is deterministic and is no better than the brute
+    force's best."""
+    monkeypatch.setattr(matchmaking, "MAX_EXACT_WORK", 2_000)
+    ratings = [1500, 1720, 1380, 1610, 1450, 1555, 1490, 1300, 1810, 1275]
+    states = [PlayerState(float(r)) for r in ratings]
+    parties = [[0, 9]]
+    rater = MeanLogistic()
+    result = balance(states, 3, parties, rater)
+    assert not result.exact
+    check_rules(result, len(ratings), 3, parties)
+    assert balance(states, 3, parties, rater) == result
+    assert result.best.quality <= brute_force(ratings, 3, parties, rater)[0][1]
 
 
 # --- TrueSkill's quality and the search's bound -------------------------------------------------
