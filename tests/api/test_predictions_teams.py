@@ -132,7 +132,9 @@ async def test_three_sides_other_sides_tie_behind_the_winner(client: httpx.Async
     async def played(ranks: list[int]) -> dict[str, float]:
         sides = [
             {"rank": rank, "players": [{"player": p} for p in members_of]}
-            for rank, members_of in zip(ranks, (("a1", "a2"), ("b1", "b2"), ("c1", "c2")))
+            for rank, members_of in zip(
+                ranks, (("a1", "a2"), ("b1", "b2"), ("c1", "c2")), strict=True
+            )
         ]
         response = await client.post(
             "/games?dry_run=true",
