@@ -10,6 +10,7 @@ partial play, which need a system that rates sides and weights (``elo``, SYSTEMS
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.anyio
 #: A member: a player, or (player, weight) for partial play.
 Member = str | tuple[str, float]
 #: A side: (rank, members), labelled by position unless the game labels it.
-SideSpec = tuple[int, list[Member]]
+SideSpec = tuple[int, Sequence[Member]]
 
 #: The same three results in the two shapes: ann (and bob) win g1, a draw in g2, cat (and dan)
 #: win g3. Pairs carry a weight where the system takes them.
@@ -45,7 +46,7 @@ SYSTEM = "elo"
 def team_game(
     ladder: str,
     game_id: str,
-    sides: list[SideSpec],
+    sides: Sequence[SideSpec],
     minutes: int = 0,
     labels: list[str] | None = None,
 ) -> dict[str, Any]:
@@ -201,7 +202,7 @@ async def test_what_if_replays_a_team_ladder_under_another_system_that_rates_sid
     client: httpx.AsyncClient, shape: list[list[SideSpec]]
 ) -> None:
     # Glicko takes sides but no partial play: the pairs here are played in full.
-    unweighted = [
+    unweighted: list[list[SideSpec]] = [
         [(rank, [m if isinstance(m, str) else m[0] for m in members]) for rank, members in sides]
         for sides in shape
     ]
@@ -286,7 +287,7 @@ async def test_a_free_for_all_history_names_no_side(client: httpx.AsyncClient) -
 
 async def test_a_sides_result_is_each_members_result(client: httpx.AsyncClient) -> None:
     await make_ladder(client, "club", SYSTEM)
-    games = [
+    games: list[list[SideSpec]] = [
         # ann and bob beat cat and dan.
         [(1, ["ann", "bob"]), (2, ["cat", "dan"])],
         # ann and cat draw with bob and dan; eve, alone, is last.
@@ -336,3 +337,32 @@ async def test_metrics_count_team_games_as_games(
     assert applied == len(bodies)
     changes = by_player((await client.get("/ladders/metered-teams/games/g0")).json()["changes"])
     assert set(changes) == set(side_of(bodies[0]))
+
+
+async def test_a_correction_may_turn_a_free_for_all_into_a_team_game_and_back(
+    client: httpx.AsyncClient,
+) -> None:
+    def ffa(ladder: str, winner: str, loser: str) -> dict[str, Any]:
+        players = [{"player": winner, "rank": 1}, {"player": loser, "rank": 2}]
+        return {"ladder": ladder, "id": "g", "played_at": at(0), "players": players}
+
+    await make_ladder(client, "club", SYSTEM)
+    await post_game(client, ffa("club", "bob", "ann"))
+    sides = team_game("club", "g", [(1, ["ann"]), (2, ["bob"])], labels=["x", "y"])
+    response = await client.put("/ladders/club/games/g", json=sides)
+    assert response.status_code == 200, response.text
+    assert [(c["player"], c["team"]) for c in response.json()["changes"]] == [
+        ("ann", "x"),
+        ("bob", "y"),
+    ]
+    # Sides of one are the free-for-all: ann's win as a side is her win as a player.
+    await make_ladder(client, "ann-won", SYSTEM)
+    await post_game(client, ffa("ann-won", "ann", "bob"))
+    assert await ratings(client, "club") == await ratings(client, "ann-won")
+    back = await client.put("/ladders/club/games/g", json=ffa("club", "bob", "ann"))
+    assert back.status_code == 200, back.text
+    assert back.json()["teams"] is None
+    assert [c["team"] for c in back.json()["changes"]] == [None, None]
+    await make_ladder(client, "bob-won", SYSTEM)
+    await post_game(client, ffa("bob-won", "bob", "ann"))
+    assert await ratings(client, "club") == await ratings(client, "bob-won")
