@@ -116,6 +116,11 @@ async def test_a_batch_of_team_games_rates_as_the_games_posted_one_by_one(
         assert {c["player"]: c["team"] for c in stored["changes"]} == side_of(body)
         ranks = {p["player"]: s["rank"] for s in body["teams"] for p in s["players"]}
         assert {c["player"]: c["rank"] for c in stored["changes"]} == ranks
+    # The lists find a team game by any member, each item as GET returns it.
+    listed = (await client.get("/ladders/club/games?player=cat")).json()
+    assert {item["id"]: item["teams"] for item in listed["items"]} == {
+        body["id"]: labelled(body) for body in bodies if "cat" in side_of(body)
+    }
     # The same batch again stores nothing twice.
     again = await client.post("/games/batch", json={"games": bodies})
     assert again.json()["existing"] == len(bodies)
