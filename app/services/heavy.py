@@ -69,10 +69,10 @@ def _instead(setting: str) -> str:
 
 def check_prediction(settings: Settings, body: PredictionIn) -> None:
     """The caps on what one prediction may cost (422 naming the setting)."""
-    players = len(body.players)
+    players = body.player_count
     if players > settings.max_prediction_players:
         raise Invalid.at(
-            ("players",),
+            ("teams" if body.teams is not None else "players",),
             f"at most {settings.max_prediction_players} players per prediction "
             f"(RATINGS_MAX_PREDICTION_PLAYERS), got {players}: predict a smaller table, "
             + _instead("RATINGS_MAX_PREDICTION_PLAYERS"),
