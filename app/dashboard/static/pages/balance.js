@@ -3,7 +3,7 @@
 
 import { all, api, ladderAndSystem } from "../api.js";
 import { field, h, notice, num, numCell, numTh, percent, playerLink, table } from "../dom.js";
-import { errorNotice, labels, ladderCrumbs, ladderHeader } from "./common.js";
+import { errorNotice, labels, ladderCrumbs, ladderHeader, qualityNote } from "./common.js";
 import { knownKey, MAX_PLAYERS, playerBody, playerPicker, suggestions } from "./picker.js";
 
 // API.md "Matchmaking": a split has at least two sides; the form starts there.
@@ -39,9 +39,7 @@ function splitResults(ladder, system, result, ratingOf) {
   return [
     h("h2", {}, "Best split"),
     h("p", {}, "Match quality ", quality(result.quality),
-      h("span", { class: "muted" }, system.id === "trueskill"
-        ? " (TrueSkill's draw probability relative to equal sides)"
-        : " (1 − |2p − 1| for the least even pair of sides; 100% = a coin flip)")),
+      h("span", { class: "muted" }, qualityNote(system))),
     splitTable(ladder, result, names, ratingOf, "best"),
     h("h2", {}, "Alternatives"),
     alternatives.length

@@ -34,6 +34,13 @@ export function labels(system, ladder = null) {
   return names;
 }
 
+/** What a match quality means on this system (API.md "Teams"), for beside the number. */
+export function qualityNote(system) {
+  return system.id === "trueskill"
+    ? " (TrueSkill's draw probability relative to equal sides)"
+    : " (1 − |2p − 1| for the least even pair; 100% = a coin flip)";
+}
+
 export function ladderCrumbs(ladder, ...more) {
   return [["Ladders", "#/"], [ladder.title || ladder.id, path("ladders", ladder.id)], ...more];
 }

@@ -2,7 +2,7 @@
 
 import { all, api, ladderAndSystem } from "../api.js";
 import { field, h, notice, numCell, numTh, percent, playerLink, table } from "../dom.js";
-import { errorNotice, labels, ladderCrumbs, ladderHeader } from "./common.js";
+import { errorNotice, labels, ladderCrumbs, ladderHeader, qualityNote } from "./common.js";
 import { knownKey, MAX_PLAYERS, playerBody, playerPicker, suggestions } from "./picker.js";
 
 // A team game has at least two sides (API.md "Teams"); the form starts with that many.
@@ -25,7 +25,8 @@ function gameResults(ladder, system, result) {
       numCell(p.if_loss?.min, { field: "if_loss_min", format: "signed" }),
       numCell(p.if_loss?.max, { field: "if_loss_max", format: "signed" }))),
   });
-  const parts = [h("h2", {}, "Players"), players];
+  const parts = [h("h2", {}, "Players"),
+    result.quality === undefined ? null : qualityFacts(system, result.quality), players];
   if (result.pairs.length) {
     parts.push(h("h2", {}, "Head to head"), table({
       caption: "Each pair alone: the player's change against that opponent",
@@ -61,17 +62,29 @@ function numberInput(name, attrs = {}) {
   return h("input", { type: "number", name, inputmode: "numeric", step: 1, ...attrs });
 }
 
-/** A loss's change: one number against one other side, {min, max} over who wins among more. */
-function lossCells(lossy) {
-  const ranged = lossy.some((p) => p.if_loss !== null && typeof p.if_loss === "object");
+/**
+ * A member's change if its side loses: {min, max} over which other side wins. Against one other
+ * side (or when every winner costs the same) min = max, and one column shows it.
+ */
+function lossCells(members) {
+  const ranged = members.some((p) => p.if_loss && p.if_loss.min !== p.if_loss.max);
   return {
     // A function: each table needs header cells of its own (a node has one parent).
     head: () => (ranged ? [numTh("If loss (min)"), numTh("If loss (max)")] : [numTh("If loss")]),
     cells: (p) => (ranged
       ? [numCell(p.if_loss?.min, { field: "if_loss_min", format: "signed" }),
         numCell(p.if_loss?.max, { field: "if_loss_max", format: "signed" })]
-      : [numCell(p.if_loss, { field: "if_loss", format: "signed" })]),
+      : [numCell(p.if_loss?.min, { field: "if_loss", format: "signed" })]),
   };
+}
+
+/** How even the table or the sides are (API.md "Teams"), with what the number means. */
+function qualityFacts(system, quality) {
+  return h("dl", { class: "facts" },
+    h("dt", {}, "Match quality"),
+    h("dd", { class: "quality", "data-field": "quality", "data-value": quality ?? "" },
+      percent(quality),
+      h("span", { class: "muted" }, qualityNote(system))));
 }
 
 /** A team preview: each side's win probability, the match quality, each member's stakes. */
@@ -81,13 +94,7 @@ function teamResults(ladder, system, result) {
   const loss = lossCells(members);
   const parts = [
     h("h2", {}, "Sides"),
-    h("dl", { class: "facts" },
-      h("dt", {}, "Match quality"),
-      h("dd", { class: "quality", "data-field": "quality", "data-value": result.quality ?? "" },
-        percent(result.quality),
-        h("span", { class: "muted" }, system.id === "trueskill"
-          ? " (TrueSkill's draw probability relative to equal sides)"
-          : " (1 − |2p − 1| for the least even pair of sides; 100% = a coin flip)"))),
+    qualityFacts(system, result.quality),
     table({
       className: "sides",
       head: ["Side", "Players", numTh("Win probability", "The side finishes alone first")],
