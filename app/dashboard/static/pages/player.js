@@ -1,7 +1,7 @@
 // A player: ratings per faction, a rating-history chart and the explained changes.
 
 import { all, api, ladderAndSystem } from "../api.js";
-import { h, isNumber, num, numCell, numTh, path, percent, table, when } from "../dom.js";
+import { h, isNumber, num, numCell, numTh, path, percent, symbolClass, table, when } from "../dom.js";
 import { ratingChart } from "../chart.js";
 import { renderDetails } from "../details.js";
 import { labels, ladderCrumbs, ladderHeader } from "./common.js";
@@ -10,7 +10,7 @@ const EVENT_PAGES = { tournament: "tournaments", game: "games" };
 
 function stat(label, value, raw) {
   return h("div", { class: "stat" },
-    h("dt", {}, label),
+    h("dt", { class: symbolClass(label) }, label),
     h("dd", { "data-value": isNumber(raw) ? String(raw) : null }, value));
 }
 
