@@ -152,24 +152,24 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
   // A free-for-all: one table of players.
   const freeForAll = playerPicker({ known, perFaction, listId: "lobby", hint });
 
-  // Sides (game systems): each a label and a picker; a player may be on one side only.
+  // Sides (game systems): each a label and a picker; a player may be in a game once, on one
+  // side and with one faction (API.md "Teams": a player twice is refused).
   const sides = [];
   const sidesBox = h("div", { class: "sides-form" });
-  const onSomeSide = (player, faction) => sides.some((side) =>
-    side.picker.chosen.some((c) => c.player === player && c.faction === faction));
+  const onSomeSide = (player) => sides.some((side) => side.picker.chosen.some((c) => c.player === player));
   const inSides = () => sides.reduce((n, side) => n + side.picker.chosen.length, 0);
   function drawSides() {
     sidesBox.replaceChildren(...sides.map((side, i) => {
       side.element.dataset.side = String(i + 1);
       side.legend.textContent = `Side ${i + 1}`;
+      side.label.placeholder = String(i + 1); // the label the API gives a side left blank
       side.removeButton.disabled = sides.length <= MIN_SIDES;
       return side.element;
     }));
   }
   function addSide() {
     const label = h("input", {
-      type: "text", name: "team", autocomplete: "off", spellcheck: "false", maxlength: 100,
-      placeholder: String(sides.length + 1), size: 10,
+      type: "text", name: "team", autocomplete: "off", spellcheck: "false", maxlength: 100, size: 10,
     });
     const picker = playerPicker({ known, perFaction, listId: "lobby", taken: onSomeSide, count: inSides });
     const side = { label, picker, legend: h("legend", {}) };
