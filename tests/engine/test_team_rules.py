@@ -324,10 +324,10 @@ def test_glicko_composite_takes_opponents_period_start_state() -> None:
 # --- refusals ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("system", [glicko.SYSTEM, glicko2.SYSTEM], ids=["glicko", "glicko2"])
-def test_glicko_refuses_weights(system: object) -> None:
-    info = system.info  # type: ignore[attr-defined]
-    rater = system.configure()  # type: ignore[attr-defined]
+@pytest.mark.parametrize(
+    ("info", "rater"), [(glicko.INFO, GLICKO), (glicko2.INFO, GLICKO2)], ids=["glicko", "glicko2"]
+)
+def test_glicko_refuses_weights(info: SystemInfo, rater: GameRater) -> None:
     assert (info.sides, info.weights) == (True, False)
     game = team_game([A, ("b", 2, [m("bob", 1500.0), m("bea", 1600.0, weight=0.5)])])
     with pytest.raises(InvalidEvent) as refused:
@@ -335,10 +335,12 @@ def test_glicko_refuses_weights(system: object) -> None:
     assert refused.value.loc == ("teams", 1, "players", 1, "weight")
 
 
-@pytest.mark.parametrize("system", [fundox.SYSTEM, naf.SYSTEM], ids=["fundox", "naf"])
-def test_individual_systems_refuse_sides_and_weights(system: object) -> None:
-    info = system.info  # type: ignore[attr-defined]
-    rater = system.configure()  # type: ignore[attr-defined]
+@pytest.mark.parametrize(
+    ("info", "rater"),
+    [(fundox.INFO, fundox.SYSTEM.configure()), (naf.INFO, naf.SYSTEM.configure())],
+    ids=["fundox", "naf"],
+)
+def test_individual_systems_refuse_sides_and_weights(info: SystemInfo, rater: GameRater) -> None:
     assert (info.sides, info.weights) == (False, False)
     with pytest.raises(InvalidEvent) as refused:
         validate_game(info, rater, team_game([("a", 1, [m("p", 0.0)]), B]))

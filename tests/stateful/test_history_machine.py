@@ -55,6 +55,8 @@ PARAM_CHOICES: dict[str, list[dict[str, Any]]] = {
     "naf": [{"max_coaches": 20}, {"max_coaches": 32}],
     "glicko2": [{"period": "day"}, {"period": "game"}, {"tau": 0.3}],
     "glicko": [{"period": "week"}, {"period": "game"}],
+    "trueskill": [{"draw_probability": 0.2}, {"tau": 0.0}],
+    "weng-lin": [{"model": "bradley-terry-part"}, {"model": "thurstone-mosteller-full"}],
     "nadf": [{"country_adjust": "none"}, {"country_adjust": "mean_ratio"}],
     "kinzett": [{"solo_points": 3}, {"solo_points": 2}],
     "dptr": [{"cutoff": "1996-01-01"}, {"ties": "average"}, {"cutoff": "2001-01-01"}],
