@@ -40,9 +40,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from statistics import fmean
+from typing import Protocol
 
 from app.engine.errors import InvalidEvent
-from app.engine.protocols import GameRater
 from app.engine.types import PlayerState
 
 #: API.md "Matchmaking": the search is exact up to this many players.
@@ -63,6 +63,17 @@ SplitKey = tuple[tuple[int, ...], ...]
 Check = Callable[[], None]
 
 
+class Predictor(Protocol):
+    """What matchmaking asks of a system: its pair probability and its own match quality
+    (``app.engine.protocols.GameRater`` has both)."""
+
+    def side_win_probability(
+        self, side: Sequence[PlayerState], other: Sequence[PlayerState]
+    ) -> float | None: ...
+
+    def match_quality(self, sides: Sequence[Sequence[PlayerState]]) -> float | None: ...
+
+
 def _nothing() -> None:
     """The default ``check``: never interrupts."""
 
@@ -73,7 +84,7 @@ def evenness(p: float) -> float:
 
 
 def pair_probabilities(
-    rater: GameRater, sides: Sequence[Sequence[PlayerState]]
+    rater: Predictor, sides: Sequence[Sequence[PlayerState]]
 ) -> list[list[float | None]] | None:
     """p[a][b] = the system's p(side a ahead of side b) for every ordered pair (the diagonal
     None), or None where the system defines no pair probability. Both p(a, b) and p(b, a) are
@@ -105,7 +116,7 @@ def luce(p: Sequence[Sequence[float | None]], side: int) -> float:
     return 1.0 / (1.0 + odds_against)
 
 
-def quality(rater: GameRater, sides: Sequence[Sequence[PlayerState]]) -> float | None:
+def quality(rater: Predictor, sides: Sequence[Sequence[PlayerState]]) -> float | None:
     """The quality of a game of ``sides`` (module docstring), None where the system defines
     no pair probability."""
     own = rater.match_quality(sides)
@@ -144,7 +155,7 @@ def side_sizes(players: int, teams: int) -> tuple[int, int, int]:
     """(smaller size, larger size, how many sides have the larger size) for ``players`` in
     ``teams`` sides whose sizes differ by at most one."""
     small, larger = divmod(players, teams)
-    return small, small + 1, larger
+    return small, small + 1 if larger else small, larger
 
 
 class _Best:
@@ -187,10 +198,12 @@ class _Problem:
     states: Sequence[PlayerState]
     units: tuple[tuple[int, ...], ...]
     teams: int
-    rater: GameRater
+    rater: Predictor
 
     def members(self, units: Sequence[int]) -> list[PlayerState]:
-        return [self.states[i] for u in units for i in self.units[u]]
+        """The states of a side's players, in player order (so that a split's quality is
+        computed from the same operands in the same order however it was found)."""
+        return [self.states[i] for i in sorted(i for u in units for i in self.units[u])]
 
     def size(self, units: Sequence[int]) -> int:
         return sum(len(self.units[u]) for u in units)
@@ -201,7 +214,8 @@ class _Problem:
         )
 
     def quality(self, sides: Sequence[Sequence[int]]) -> float:
-        return self.quality_of([self.members(side) for side in sides])
+        """The quality of a split, its sides taken in key order."""
+        return self.quality_of([[self.states[i] for i in side] for side in self.key(sides)])
 
     def quality_of(self, sides: Sequence[Sequence[PlayerState]]) -> float:
         value = quality(self.rater, sides)
@@ -225,7 +239,7 @@ def balance(
     states: Sequence[PlayerState],
     teams: int,
     parties: Sequence[Sequence[int]],
-    rater: GameRater,
+    rater: Predictor,
     check: Check = _nothing,
 ) -> Balance:
     """The most even split of ``states`` (players by index) into ``teams`` sides whose sizes
@@ -325,6 +339,8 @@ def _exhaustive(problem: _Problem, best: _Best, check: Check) -> None:
     not completed (module docstring)."""
     small, large, larger = side_sizes(len(problem.states), problem.teams)
     teams = problem.teams
+    # Sides are filled in key order (each holds the first player left), their members in
+    # player order, so bounds and qualities are computed exactly as _Problem.quality does.
     # Whether the quality of a split is the least of its pairs' (the bound is then exact);
     # known at the first complete split.
     pairwise: list[bool] = []
@@ -410,9 +426,7 @@ def _subsets(problem: _Problem, units: Sequence[int], need: int) -> Iterator[lis
                     yield [*chosen, *others]
 
 
-def _local_search(
-    problem: _Problem, start: list[list[int]], best: _Best, check: Check
-) -> None:
+def _local_search(problem: _Problem, start: list[list[int]], best: _Best, check: Check) -> None:
     """First-improvement local search from ``start`` (module docstring): the steps (swaps of
     two units of equal size between two sides, moves of a single player that keep the sizes)
     are tried in a fixed cyclic order and each improving one is taken at once; the search

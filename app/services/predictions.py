@@ -19,7 +19,7 @@ rated once per side winning alone, the other sides tied behind it, and once draw
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import cast
@@ -96,9 +96,17 @@ def predict(
 
 
 def read_inputs(session: Session, body: PredictionIn) -> Inputs:
-    ladder = require_ladder(LadderRepository(session).get(body.ladder), body.ladder)
+    return read_states(session, body.ladder, [(m.player, m.faction) for m in _members(body)])
+
+
+def read_states(
+    session: Session, ladder_id: str, players: Sequence[tuple[str, str | None]]
+) -> Inputs:
+    """The ladder's runtime and the states of ``players`` (player, faction): a player without
+    a rating at the system's initial state."""
+    ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
     runtime = runtime_for(ladder)
-    keys = [key_for(runtime.info, m.player, m.faction) for m in _members(body)]
+    keys = [key_for(runtime.info, player, faction) for player, faction in players]
     rows = RatingRepository(session).rows(ladder.id, [db_key(k) for k in keys])
     ladder_state: Mapping[str, Json] = dict(ladder.state)
     states: dict[PlayerKey, PlayerState] = {}
@@ -318,29 +326,7 @@ def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetim
         )
     pairs: list[PairPrediction] = []
     if runtime.info.duel:
-        # A system with a shortcut gives both players' amounts from one rating of the pair;
-        # any other rates each ordered pair, the two listed as a game of them would list them.
-        both = swings.has_shortcut(cast(GameRater, runtime.rater))
-        amounts_of: dict[tuple[int, int], tuple[float, float | None, float]] = {}
-        for i in range(n):
-            cancel.check()
-            for j in range(n):
-                if i == j or (both and (i, j) in amounts_of):
-                    continue
-                pair = Table(
-                    [replace(table.members[i], side=0), replace(table.members[j], side=1)],
-                    [keys[i], keys[j]],
-                    None,
-                    played_at,
-                    table.event,
-                )
-                amount, _ = _swings(pair, inputs, cancel)
-                for me, (a, b) in enumerate(((i, j), (j, i))[: 2 if both else 1]):
-                    amounts_of[a, b] = (
-                        amount.win[me],
-                        amount.draw[me] if draws_rated else None,
-                        amount.loss[me][1 - me],
-                    )
+        amounts_of = _pair_amounts(table, inputs, cancel, draws_rated)
         for i, key in enumerate(keys):
             for j, other in enumerate(keys):
                 if i != j:
@@ -356,6 +342,43 @@ def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetim
                         )
                     )
     return Out(ladder=body.ladder, players=players, pairs=pairs, quality=quality)
+
+
+def _pair_amounts(
+    table: Table, inputs: Inputs, cancel: Cancel, draws_rated: bool
+) -> dict[tuple[int, int], tuple[float, float | None, float]]:
+    """(if_win, if_draw, if_loss) of player i in a game of i and j alone, for every ordered
+    pair. A system with a shortcut gives them all from one preparation of the table
+    (``swings.pair_swings``); any other rates each ordered pair, the two listed as a game of
+    them would list them."""
+    rater = cast(GameRater, inputs.runtime.rater)
+    fast = swings.pair_swings(rater, table.drawn(), inputs.states)
+    if fast is not None:
+        return {
+            pair: (win, draw if draws_rated else None, loss)
+            for pair, (win, draw, loss) in fast.items()
+        }
+    n = len(table)
+    amounts_of: dict[tuple[int, int], tuple[float, float | None, float]] = {}
+    for i in range(n):
+        cancel.check()
+        for j in range(n):
+            if i == j:
+                continue
+            pair = Table(
+                [replace(table.members[i], side=0), replace(table.members[j], side=1)],
+                [table.keys[i], table.keys[j]],
+                None,
+                table.played_at,
+                table.event,
+            )
+            amount, _ = _swings(pair, inputs, cancel)
+            amounts_of[i, j] = (
+                amount.win[0],
+                amount.draw[0] if draws_rated else None,
+                amount.loss[0][1],
+            )
+    return amounts_of
 
 
 def _teams(
