@@ -88,6 +88,8 @@ def api(server: str) -> Iterator[httpx.Client]:
             _side("green", 2, "carol"),
         )
         _post(http, "/games", body)
+        # Fundox rates individuals only (GET /systems: sides false).
+        _post(http, "/ladders", {"id": "solo", "system": "fundox"})
         _post(http, "/ladders", {"id": "mix", "system": "elo", "title": "Mixed Elo"})
         for player, rating in MIX.items():
             adjusted = http.put(f"/ladders/mix/players/{player}", json={"rating": rating})
@@ -286,6 +288,18 @@ def test_team_lobby_needs_a_player_on_every_side(
     assert page.locator('fieldset.side[data-side="2"] .chips li[data-player]').count() == 0
 
 
+def test_individual_systems_offer_no_sides(page: Page, api: httpx.Client, server: str) -> None:
+    assert api.get("/systems/fundox").json()["sides"] is False
+    _goto(page, server, "ladders/solo/lobby", "lobby")
+    assert page.locator("input[name=mode]").count() == 0
+    assert page.locator("input[name=player]").count() == 1
+    tabs = page.eval_on_selector_all(".tabs a", "links => links.map(a => a.textContent)")
+    assert "Balance" not in tabs
+    _goto(page, server, "ladders/duel/lobby", "lobby")
+    tabs = page.eval_on_selector_all(".tabs a", "links => links.map(a => a.textContent)")
+    assert "Balance" in tabs
+
+
 # --- the balance tool ------------------------------------------------------------------------
 
 
@@ -334,6 +348,10 @@ def test_balance_tool_splits_and_keeps_parties(page: Page, api: httpx.Client, se
     shown_quality = page.get_attribute(".results > p [data-field=quality]", "data-value")
     assert shown_quality is not None
     assert float(shown_quality) == expected["quality"]
+    # Four players: the exhaustive search's split, with no heuristic's note.
+    assert expected["exact"] is True
+    assert page.locator(".results .notice").count() == 0
+    assert "null" not in page.inner_text(".results")
     alternatives = page.locator("section.alternative")
     assert alternatives.count() == len(expected["alternatives"])
     for i, alternative in enumerate(expected["alternatives"]):

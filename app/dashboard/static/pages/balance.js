@@ -6,8 +6,10 @@ import { field, h, notice, num, numCell, numTh, percent, playerLink, table } fro
 import { errorNotice, labels, ladderCrumbs, ladderHeader, qualityNote } from "./common.js";
 import { knownKey, MAX_PLAYERS, playerBody, playerPicker, suggestions } from "./picker.js";
 
-// API.md "Matchmaking": a split has at least two sides; the form starts there.
+// API.md "Matchmaking": a split has at least two sides; the form starts there. The search is
+// exact up to EXACT_PLAYERS players, a heuristic beyond (the response's "exact" says which).
 const MIN_TEAMS = 2;
+const EXACT_PLAYERS = 16;
 
 function quality(value) {
   return h("span", { class: "quality", "data-field": "quality", "data-value": value ?? "" }, percent(value));
@@ -17,7 +19,7 @@ function quality(value) {
 function splitTable(ladder, split, names, ratingOf, className) {
   return table({
     className: `split ${className}`,
-    head: ["Side", "Players", numTh(`Side ${names.rating.toLowerCase()}`, "The side's rating as the system combines its members"),
+    head: ["Side", "Players", numTh(`Side ${names.rating.toLowerCase()}`, "The mean of its members' ratings"),
       numTh("Win probability", "The side finishes alone first")],
     rows: split.teams.map((t) => h("tr", { "data-team": t.team },
       h("th", { scope: "row" }, t.team),
@@ -40,6 +42,10 @@ function splitResults(ladder, system, result, ratingOf) {
     h("h2", {}, "Best split"),
     h("p", {}, "Match quality ", quality(result.quality),
       h("span", { class: "muted" }, qualityNote(system))),
+    result.exact === false
+      ? notice(`More than ${EXACT_PLAYERS} players: this split is the heuristic's (a good one, not `
+        + "provably the best).", "info")
+      : null,
     splitTable(ladder, result, names, ratingOf, "best"),
     h("h2", {}, "Alternatives"),
     alternatives.length
@@ -164,7 +170,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     results.setAttribute("aria-busy", "true");
     try {
       const result = await api(`ladders/${encodeURIComponent(ladder.id)}/balance`, { method: "POST", body: body() });
-      results.replaceChildren(...splitResults(ladder, system, result, ratingOf).flat(Infinity));
+      results.replaceChildren(...splitResults(ladder, system, result, ratingOf).flat(Infinity).filter(Boolean));
       results.dataset.ready = "true";
     } catch (error) {
       results.replaceChildren(errorNotice(error));

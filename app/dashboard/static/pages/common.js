@@ -51,8 +51,8 @@ export function ladderHeader(ladder, system, active, heading) {
     ["results", system.kind === "tournament" ? "Tournaments" : "Games", path("ladders", ladder.id, "results")],
     ["lobby", "Lobby preview", path("ladders", ladder.id, "lobby")],
     ["whatif", "What-if", path("ladders", ladder.id, "whatif")],
-    // Splitting players into sides needs a game system's ratings.
-    system.kind === "game" ? ["balance", "Balance", path("ladders", ladder.id, "balance")] : null,
+    // Splitting players into sides needs a system that rates sides (GET /systems: "sides").
+    system.sides ? ["balance", "Balance", path("ladders", ladder.id, "balance")] : null,
   ].filter(Boolean);
   return h("header", { class: "page-head" },
     h("h1", {}, heading || ladder.title || ladder.id),

@@ -189,7 +189,8 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
   const addSideButton = h("button", { type: "button", class: "secondary", "data-action": "add-side", onclick: addSide },
     "Add side");
 
-  // The mode: a free-for-all table, or sides (game systems only: tournaments have no sides).
+  // The mode: a free-for-all table, or sides where the system rates sides of several players
+  // (GET /systems: "sides"; the others take sides of one, which is a free-for-all).
   let teams = false;
   const players = h("div", { class: "players-form" });
   function drawMode() {
@@ -198,7 +199,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
       : h("fieldset", {}, h("legend", {}, "Players"), freeForAll.element));
     results.replaceChildren();
   }
-  const modeChoice = tournament ? null : h("fieldset", { class: "mode" }, h("legend", {}, "Game"),
+  const modeChoice = !system.sides ? null : h("fieldset", { class: "mode" }, h("legend", {}, "Game"),
     h("div", { class: "row" }, [["ffa", "Free-for-all"], ["teams", "Teams (sides)"]].map(([value, text]) =>
       h("div", { class: "field check" }, h("label", {},
         h("input", {
@@ -263,7 +264,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
       results.replaceChildren(...[
         tournament ? tournamentResults(ladder, result)
           : teams ? teamResults(ladder, system, result) : gameResults(ladder, system, result),
-      ].flat(Infinity));
+      ].flat(Infinity).filter(Boolean));
       results.dataset.ready = "true";
     } catch (error) {
       results.replaceChildren(errorNotice(error));
