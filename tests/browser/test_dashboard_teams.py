@@ -161,6 +161,16 @@ def test_results_list_shows_a_team_game_by_side(page: Page, api: httpx.Client, s
     )
 
 
+def test_player_history_names_the_side(page: Page, api: httpx.Client, server: str) -> None:
+    history = api.get("/ladders/duel/players/bob/history").json()["entries"]
+    teams = [e["team"] for e in history]
+    assert "blue" in teams
+    _goto(page, server, "ladders/duel/players/bob", "player")
+    shown = page.locator('table.history [data-field="team"]').all_inner_texts()
+    # Newest first on the page, oldest first in the API; a free-for-all shows a dash.
+    assert shown == [t if t is not None else "—" for t in reversed(teams)]
+
+
 def test_team_game_page_shows_weights(page: Page, api: httpx.Client, server: str) -> None:
     """Two players a side, one of them half the game (needs the team rules of branch teamrules)."""
     _post(api, "/ladders", {"id": "squads", "system": "elo"})

@@ -42,6 +42,8 @@ function eventCell(ladder, entry) {
 
 function changesTable(ladder, entries, names) {
   const glicko = entries.some((e) => isNumber(e.deviation_after));
+  // A Team column only for players who played team games (a free-for-all's team is null).
+  const teams = entries.some((e) => e.team);
   const rows = entries.map((e, i) => h("tr", {
     id: `change-${e.faction ?? "all"}-${i}`, class: e.voided ? "voided" : null,
     "data-kind": e.kind, "data-id": e.id ?? "", "data-index": i,
@@ -50,6 +52,7 @@ function changesTable(ladder, entries, names) {
   eventCell(ladder, e),
   h("td", {}, when(e.at)),
   h("td", { class: "num" }, e.rank ?? "—"),
+  teams ? h("td", { "data-field": "team" }, e.team ?? "—") : null,
   numCell(e.rating_before, { field: "rating_before" }),
   numCell(e.rating_after, { field: "rating_after" }),
   numCell(e.delta, { format: "signed", field: "delta" }),
@@ -60,7 +63,8 @@ function changesTable(ladder, entries, names) {
   rows.reverse();
   return table({
     className: "history",
-    head: [numTh("#"), "Event", "Time", numTh("Rank"), numTh("Before"), numTh("After"), numTh("Δ"),
+    head: [numTh("#"), "Event", "Time", numTh("Rank"),
+      teams ? "Team" : null, numTh("Before"), numTh("After"), numTh("Δ"),
       glicko ? numTh(names.deviation) : null, "Details"].filter(Boolean),
     rows,
   });
