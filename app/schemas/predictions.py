@@ -3,7 +3,6 @@ from __future__ import annotations
 from datetime import date
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_core import PydanticCustomError
 
 from app.schemas.common import Identifier, PartModel, RequestModel, ResponseModel
 from app.schemas.events import (
@@ -13,6 +12,8 @@ from app.schemas.events import (
     MAX_PLAYERS_PER_GAME,
     EventContextIn,
     TeamPlayerIn,
+    either_players_or_teams,
+    labelled_sides,
 )
 
 MAX_PLACEMENTS = 1_000
@@ -58,12 +59,7 @@ class PredictionIn(RequestModel):
 
     @model_validator(mode="after")
     def _unique(self) -> PredictionIn:
-        if (self.players is None) == (self.teams is None):
-            rule = "give either players (a free-for-all) or teams (sides), not both or neither"
-            where = "players" if self.players is not None else "teams"
-            raise PydanticCustomError(
-                "value_error", "{path}: {rule}", {"path": where, "rule": rule, "loc": (where,)}
-            )
+        either_players_or_teams(self.players, self.teams)
         seen: set[tuple[str, str | None]] = set()
         for index, entry in enumerate(self.players or ()):
             key = (entry.player, entry.faction)
@@ -75,7 +71,7 @@ class PredictionIn(RequestModel):
     @field_validator("teams")
     @classmethod
     def _teams_valid(cls, teams: list[PredictionTeamIn] | None) -> list[PredictionTeamIn] | None:
-        return None if teams is None else _labelled(teams)
+        return None if teams is None else labelled_sides(teams)
 
     @property
     def player_count(self) -> int:
@@ -88,35 +84,6 @@ class PredictionIn(RequestModel):
     def table(self) -> list[PredictionPlayerIn]:
         """The players of a free-for-all or a tournament (empty for a team game)."""
         return list(self.players or ())
-
-
-def _labelled(teams: list[PredictionTeamIn]) -> list[PredictionTeamIn]:
-    """The sides with their labels filled in (default "1", "2", ... in order, as ``POST
-    /games`` labels them), once each label and each player is known to appear once and the
-    sides hold at most a game's players (the rules of ``POST /games`` with ``teams``)."""
-    labels: set[str] = set()
-    seen: set[str] = set()
-    total = 0
-    for index, side in enumerate(teams):
-        label = side.team if side.team is not None else str(index + 1)
-        if label in labels:
-            raise ValueError(f"teams[{index}].team: label {label!r} appears twice")
-        labels.add(label)
-        for member, entry in enumerate(side.players):
-            if entry.player in seen:
-                raise ValueError(
-                    f"teams[{index}].players[{member}]: player {entry.player!r} appears twice"
-                )
-            seen.add(entry.player)
-        total += len(side.players)
-    if total > MAX_PLAYERS_PER_GAME:
-        raise ValueError(
-            f"teams: {total} players in all, more than the {MAX_PLAYERS_PER_GAME} a game may have"
-        )
-    return [
-        side if side.team is not None else side.model_copy(update={"team": str(i + 1)})
-        for i, side in enumerate(teams)
-    ]
 
 
 class LossRange(ResponseModel):
