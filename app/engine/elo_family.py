@@ -9,13 +9,18 @@ Present*, 1978; SYSTEMS.md "Elo family"):
 
 Fundox (seed 003_2f9c47745724d002.txt) is the same exchange with ``K = 16`` and ``scale = 800``:
 its pair amount when A beats B, ``16 / (1 + 10^((R_A - R_B)/800))``, equals ``16 (1 - E_A)``.
+
+The win probability of one side over another (SYSTEMS.md "Win probability of one side over
+another") is the same E on the sides' mean ratings, for all three systems; each one's ``scale``
+(Elo's parameter, default 400; Fundox's ``divisor`` 800; NAF's 150) is its own.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import fmean
 from typing import TypeVar
 
 from app.engine.base import BaseRater
@@ -91,3 +96,20 @@ class EloFamilyRater(BaseRater[ConfigT]):
         """E = 1 / (1 + 10^((R_opp - R) / scale)), the probability that ``player`` wins a duel
         against ``opponent`` (NAF's Win Probability; Fundox's implied win probability)."""
         return logistic_expected_score(player.rating, opponent.rating, self.config.scale)
+
+    def side_win_probability(
+        self, side: Sequence[PlayerState], other: Sequence[PlayerState]
+    ) -> float:
+        """p(``side`` ahead of ``other``) = E on the sides' mean ratings (SYSTEMS.md "Win
+        probability of one side over another"): a side is rated as one player with the mean
+        of its members' ratings, as :mod:`app.engine.elo` rates team games. p(a, b) +
+        p(b, a) = 1 up to the rounding of the two divisions (the exponents are exact
+        negatives)."""
+        return logistic_expected_score(side_rating(side), side_rating(other), self.config.scale)
+
+
+def side_rating(members: Sequence[PlayerState]) -> float:
+    """The rating of a side rated as one player: the mean of its members' ratings
+    (SYSTEMS.md "Teams", elo). ``fmean`` sums with ``math.fsum`` (correctly rounded), so the
+    order of the members changes nothing and a side of one is its member's rating exactly."""
+    return fmean([state.rating for state in members])

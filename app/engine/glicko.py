@@ -85,7 +85,9 @@ INFO = SystemInfo(
     description=(
         "Glickman's original Glicko: rating r and deviation RD; RD grows by c per idle rating "
         "period (step 1); a player's games in a period are rated together (q, g, E, d^2, r', "
-        "RD'). Multiplayer games are pairwise by rank. Leaderboards rank by r - 2.5 RD."
+        "RD'). Multiplayer games are pairwise by rank; in team games each member plays every "
+        "other side as one opponent at the side's mean r and mean RD. Leaderboards rank by "
+        "r - 2.5 RD."
     ),
     sources=(
         "M. E. Glickman, The Glicko system (Boston University)",
@@ -94,6 +96,10 @@ INFO = SystemInfo(
     params=PARAMS,
     duel=True,
     rank_by="ranking_value",
+    # Teams by the composite opponent (glicko_family.composite); Glickman's update has no
+    # partial-play term, so weights are refused.
+    sides=True,
+    weights=False,
 )
 
 
@@ -125,6 +131,18 @@ def _E_and_complement(r: float, r_j: float, RD_j: float) -> tuple[float, float]:
 def E(r: float, r_j: float, RD_j: float) -> float:
     """Step 2: E(s | r, r_j, RD_j) = 1 / (1 + 10^(-g(RD_j) (r - r_j) / 400))."""
     return _E_and_complement(r, r_j, RD_j)[0]
+
+
+def win_probability(r_a: float, RD_a: float, r_b: float, RD_b: float) -> float:
+    """Glickman's prediction that A beats B with both deviations ("The Glicko system", 1995:
+    the expected outcome of a game between two players),
+
+        p = 1 / (1 + 10^(-g(sqrt(RD_a^2 + RD_b^2)) (r_a - r_b) / 400)),
+
+    which is E with the two deviations combined in g. (Step 2's E uses the opponent's RD
+    only: it is the update's term, not a prediction.) p(a, b) + p(b, a) = 1 up to rounding:
+    the exponents are exact negatives and ``math.hypot`` is symmetric."""
+    return E(r_a, r_b, math.hypot(RD_a, RD_b))
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +248,10 @@ class GlickoRater(GlickoFamilyRater[GlickoConfig]):
         """Glickman's E(s | r, r_j, RD_j): the player's expected score, discounted by the
         opponent's RD through g(RD_j) (the player's own RD does not enter, as in step 2)."""
         return E(player.rating, opponent.rating, self._RD(opponent))
+
+    def pair_win_probability(self, r_a: float, RD_a: float, r_b: float, RD_b: float) -> float:
+        """Glickman's two-deviation prediction (:func:`win_probability`)."""
+        return win_probability(r_a, RD_a, r_b, RD_b)
 
     def idle_periods(self, position: Position) -> int:
         """Step 1's t: the number of periods since the state (1 for consecutive periods, and

@@ -31,6 +31,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from app.engine import glicko
 from app.engine.base import RatingSystem, require_finite
 from app.engine.errors import InvalidEvent, IterationLimit
 from app.engine.glicko_family import (
@@ -109,8 +110,9 @@ INFO = SystemInfo(
     description=(
         "Glickman's Glicko-2: rating r, deviation RD and volatility sigma; a player's games in "
         "a rating period are rated together (g, E, v, Delta, sigma' by the Illinois iteration, "
-        "phi*, phi', mu'). Multiplayer games are pairwise by rank. Leaderboards rank by "
-        "r - 2.5 RD (the NAF presentation)."
+        "phi*, phi', mu'). Multiplayer games are pairwise by rank; in team games each member "
+        "plays every other side as one opponent at the side's mean r and mean RD. "
+        "Leaderboards rank by r - 2.5 RD (the NAF presentation)."
     ),
     sources=(
         "M. E. Glickman, Example of the Glicko-2 system (Boston University, 2013)",
@@ -120,6 +122,10 @@ INFO = SystemInfo(
     params=PARAMS,
     duel=True,
     rank_by="ranking_value",
+    # Teams by the composite opponent (glicko_family.composite); Glickman's update has no
+    # partial-play term, so weights are refused.
+    sides=True,
+    weights=False,
 )
 
 
@@ -433,6 +439,12 @@ class Glicko2Rater(GlickoFamilyRater[Glicko2Config]):
         """Glickman's E(mu, mu_j, phi_j): the player's expected score, discounted by the
         opponent's RD through g(phi_j) (the player's own RD does not enter, as in step 3)."""
         return E(to_mu(player.rating), to_mu(opponent.rating), to_phi(self._RD(opponent)))
+
+    def pair_win_probability(self, r_a: float, RD_a: float, r_b: float, RD_b: float) -> float:
+        """Glickman's two-deviation prediction on the display scale, where Glicko-2 states
+        keep r and RD (SYSTEMS.md: the same formula for both systems;
+        :func:`app.engine.glicko.win_probability`)."""
+        return glicko.win_probability(r_a, RD_a, r_b, RD_b)
 
     def idle_periods(self, position: Position) -> int:
         """The number of empty periods since the state.

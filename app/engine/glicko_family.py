@@ -20,12 +20,13 @@ through :meth:`~GlickoFamilyRater.idle_periods`, :meth:`~GlickoFamilyRater.grown
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from statistics import fmean
 from typing import Any, TypeVar
 
-from app.engine.base import BaseRater, require_finite, require_player_count
+from app.engine.base import BaseRater, duel_score, require_finite, require_player_count
 from app.engine.errors import InvalidEvent
 from app.engine.params import SCALE_LIMIT, ParamSpec
 from app.engine.periods import (
@@ -62,8 +63,17 @@ RANKING_MULTIPLIER_MAX = 10.0
 #: so that E (1 - E) stays far from float underflow (which would make Glicko-1's d^2 or
 #: Glicko-2's v infinite).
 MAX_RATING_OFFSET = 5000.0
-#: A game needs two players to hold a duel.
+#: A game needs two players (a team game two sides) to hold a duel.
 MIN_PLAYERS = 2
+MIN_SIDES = 2
+
+
+def composite(members: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """A side as one opponent (SYSTEMS.md "Teams", glicko and glicko2; ShieldBattery's
+    composite opponent): the mean rating and the mean deviation of its members' (r, RD).
+    ``fmean`` sums with ``math.fsum`` (correctly rounded), so the members' order changes
+    nothing, and a side of one is its member's values exactly."""
+    return fmean([r for r, _ in members]), fmean([RD for _, RD in members])
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +188,25 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
 
     def validate_game(self, game: Game) -> None:
         require_player_count(game.participants, MIN_PLAYERS, None)
+        if game.has_teams and len(game.sides) < MIN_SIDES:
+            raise InvalidEvent(("teams",), f"a team game needs at least {MIN_SIDES} sides")
+
+    # --- Win probability -----------------------------------------------------------------------
+
+    def side_win_probability(
+        self, side: Sequence[PlayerState], other: Sequence[PlayerState]
+    ) -> float:
+        """p(``side`` ahead of ``other``): Glickman's prediction with both deviations
+        (:meth:`pair_win_probability`), each side as its composite (mean r, mean RD) as in
+        :meth:`rate_sides` (SYSTEMS.md "Win probability of one side over another"). On
+        current states: a prediction is made now, not within a rating period."""
+        r_a, RD_a = composite([(state.rating, self._RD(state)) for state in side])
+        r_b, RD_b = composite([(state.rating, self._RD(state)) for state in other])
+        return self.pair_win_probability(r_a, RD_a, r_b, RD_b)
+
+    def pair_win_probability(self, r_a: float, RD_a: float, r_b: float, RD_b: float) -> float:
+        """p(a ahead of b) for two players (or composites) on the display scale."""
+        raise NotImplementedError
 
     # --- Adjustments ---------------------------------------------------------------------------
 
@@ -266,16 +295,15 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
         before: Mapping[PlayerKey, PlayerState],
         ladder_state: Mapping[str, Json],
     ) -> Outcome:
-        """Rate each player's period with this game's pairwise results added to the results it
-        already has in the period (opponents at their period-start values)."""
+        """Rate each player's period with this game's results added to the results it already
+        has in the period (opponents at their period-start values): pairwise by rank in a
+        free-for-all, against each other side as one composite opponent in a team game
+        (:meth:`rate_sides`)."""
         players = game.participants
-        period = period_index(game.played_at, self.config.period)
-        keys = [PlayerKey(p.player) for p in players]
-        states = [before[key] for key in keys]
-        positions = [locate(state, period) for state in states]
-        starts = [self.period_start(position) for position in positions]
-        # Each player's period-start r and RD: what its opponents rate it at.
-        start_values = [(base.rating, self._RD(base)) for base, _ in starts]
+        for p in players:  # a plain loop: cheaper than Game.has_teams's any()
+            if p.team is not None:
+                return self.rate_sides(game, before)
+        period, keys, states, positions, starts, start_values = self._game_starts(game, before)
         duels = pairwise_scores(players)
 
         changes: list[Change] = []
@@ -285,40 +313,125 @@ class GlickoFamilyRater(BaseRater[ConfigT]):
             new_results = tuple(
                 PeriodResult(start_values[j][0], start_values[j][1], S) for j, S in duels[i]
             )
-            results = position.results + new_results
-            step = self.rate_results(base, results)
-            after = PlayerState(
-                rating=step.rating,
-                deviation=step.deviation,
-                volatility=step.volatility,
-                extra=extra_for(period, base, results),
+            names = [players[j].player for j, _ in duels[i]]
+            changes.append(
+                self._period_change(
+                    keys[i], state, position, base, idle, period, new_results, names, None
+                )
             )
-            first_new = len(position.results)
-            per_opponent = [
-                {
-                    "opponent": players[j].player,
-                    "score": S,
-                    "rating": start_values[j][0],
-                    "deviation": start_values[j][1],
-                    "g": step.g[first_new + n],
-                    "E": step.E[first_new + n],
-                }
-                for n, (j, S) in enumerate(duels[i])
-            ]
-            details: dict[str, Json] = {
-                "period": period,
-                "period_results": len(results),
-                "idle_periods": idle,
-                "rating_start": base.rating,
-                "deviation_start": start_values[i][1],
-                **step.terms,
-                "opponents": per_opponent,
-                "deviation_before": self._RD(state),
-                "deviation_after": after.deviation,
-                "volatility_before": self._sigma(state),
-                "volatility_after": after.volatility,
-                "ranking_value_before": self.ranking_value(state),
-                "ranking_value_after": self.ranking_value(after),
-            }
-            changes.append(Change(key=keys[i], before=state, after=after, details=frozen(details)))
         return Outcome(changes=tuple(changes))
+
+    def _game_starts(
+        self, game: Game, before: Mapping[PlayerKey, PlayerState]
+    ) -> tuple[
+        int | None,
+        list[PlayerKey],
+        list[PlayerState],
+        list[Position],
+        list[tuple[PlayerState, int]],
+        list[tuple[float, float]],
+    ]:
+        """Where each participant stands for ``game``: the game's period, the participants'
+        keys, states and positions (:func:`locate`), their period starts
+        (:meth:`period_start`) and their period-start r and RD, what opponents rate them at."""
+        period = period_index(game.played_at, self.config.period)
+        keys = [PlayerKey(p.player) for p in game.participants]
+        states = [before[key] for key in keys]
+        positions = [locate(state, period) for state in states]
+        starts = [self.period_start(position) for position in positions]
+        start_values = [(base.rating, self._RD(base)) for base, _ in starts]
+        return period, keys, states, positions, starts, start_values
+
+    def rate_sides(self, game: Game, before: Mapping[PlayerKey, PlayerState]) -> Outcome:
+        """The team rule (SYSTEMS.md "Teams", glicko and glicko2; the composite-opponent
+        method of ShieldBattery's matchmaking ratings): each member is rated against every
+        other side as one opponent with the mean period-start rating and the mean period-start
+        deviation of that side's members (:func:`composite`), scoring by the sides' ranks.
+        These results join the member's period like any other, so a rating period batches
+        them with its individual games. A game of sides of one gives the free-for-all's
+        floats (a composite of one is the player's own period-start values)."""
+        period, keys, states, positions, starts, start_values = self._game_starts(game, before)
+        sides = game.sides
+        composites = [composite([start_values[i] for i in side.indices]) for side in sides]
+        changes: list[Change | None] = [None] * len(keys)
+        for a, side in enumerate(sides):
+            against = [(b, other) for b, other in enumerate(sides) if b != a]
+            # Members carry their side's rank, so the first ones decide each result.
+            new_results = tuple(
+                PeriodResult(*composites[b], duel_score(side.members[0], other.members[0]))
+                for b, other in against
+            )
+            names = [
+                other.team if other.team is not None else other.members[0].player
+                for _, other in against
+            ]
+            members = [[m.player for m in other.members] for _, other in against]
+            for i in side.indices:
+                base, idle = starts[i]
+                changes[i] = self._period_change(
+                    keys[i],
+                    states[i],
+                    positions[i],
+                    base,
+                    idle,
+                    period,
+                    new_results,
+                    names,
+                    members,
+                )
+        return Outcome(changes=tuple(change for change in changes if change is not None))
+
+    def _period_change(
+        self,
+        key: PlayerKey,
+        state: PlayerState,
+        position: Position,
+        base: PlayerState,
+        idle: int,
+        period: int | None,
+        new_results: tuple[PeriodResult, ...],
+        names: Sequence[str],
+        members: Sequence[list[str]] | None,
+    ) -> Change:
+        """The change of one player whose period gains ``new_results``: this game's results,
+        one per opponent, named in ``names`` (a player, or a side's label) and in a team game
+        with the side's ``members``."""
+        results = position.results + new_results
+        step = self.rate_results(base, results)
+        after = PlayerState(
+            rating=step.rating,
+            deviation=step.deviation,
+            volatility=step.volatility,
+            extra=extra_for(period, base, results),
+        )
+        first_new = len(position.results)
+        per_opponent: list[dict[str, Json]] = [
+            {
+                "opponent": name,
+                "score": result.score,
+                "rating": result.opponent_rating,
+                "deviation": result.opponent_deviation,
+                "g": step.g[first_new + n],
+                "E": step.E[first_new + n],
+            }
+            for n, (name, result) in enumerate(zip(names, new_results, strict=True))
+        ]
+        if members is not None:
+            for entry, players in zip(per_opponent, members, strict=True):
+                entry["players"] = players
+        details: dict[str, Json] = {
+            "period": period,
+            "period_results": len(results),
+            "idle_periods": idle,
+            "rating_start": base.rating,
+            "deviation_start": self._RD(base),
+            **step.terms,
+            "opponents": per_opponent,
+            "deviation_before": self._RD(state),
+            "deviation_after": after.deviation,
+            "volatility_before": self._sigma(state),
+            "volatility_after": after.volatility,
+            "ranking_value_before": self.ranking_value(state),
+            "ranking_value_after": self.ranking_value(after),
+        }
+        return Change(key=key, before=state, after=after, details=frozen(details))
