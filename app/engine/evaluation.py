@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from app.engine.errors import NonFiniteResult, arithmetic_refused
-from app.engine.ledger import PLAYERS, event_keys, replay
+from app.engine.ledger import PLAYERS, replay
 from app.engine.protocols import GameRater, SystemInfo
 from app.engine.types import Game, Json, LadderEvent, PlayerKey, PlayerState
 
@@ -80,10 +81,11 @@ class Metrics:
 
 @dataclass(frozen=True, slots=True)
 class Scores:
-    """A candidate's metrics, and the baseline's (p = ½) over the same pairs."""
+    """A candidate's metrics, and the baseline's (p = ½) over the same pairs (None when it
+    was not asked for)."""
 
     candidate: Metrics
-    baseline: Metrics
+    baseline: Metrics | None
 
 
 def pair_outcome(rank_a: int, rank_b: int) -> float:
@@ -186,30 +188,46 @@ class _Tally:
         self.halves = [0] * BINS
         self.entries = [0] * BINS
 
-    def add(self, pairs: Sequence[Pair]) -> None:
-        """One counted game: its per-pair terms, and its means as the game's values."""
-        losses: list[float] = []
-        squares: list[float] = []
-        hits: list[float] = []
+    def add(self, pairs: Sequence[Pair], times: int = 1) -> None:
+        """One counted game (``times`` such games): its per-pair terms, and its means as
+        the game's values."""
         bins, halves, entries = self.bins, self.halves, self.entries
         for p, s in pairs:
-            losses.append(log_loss(p, s))
-            squares.append(brier(p, s))
-            if s != LEVEL:
-                hits.append(hit(p, s))
-            for q, t in ((p, s), (1.0 - p, 1.0 - s)):
-                k = bin_of(q)
-                bins[k].terms.append(q)
-                halves[k] += int(t + t)
-                entries[k] += 1
+            twice = int(s + s)  # 2s, and 2(1 - s) = 2 - 2s for the mirrored entry
+            q = 1.0 - p
+            for value, doubled in ((p, twice), (q, 2 - twice)):
+                k = bin_of(value)
+                if times == 1:
+                    bins[k].terms.append(value)
+                else:
+                    bins[k].terms.extend([value] * times)
+                halves[k] += doubled * times
+                entries[k] += times
         n = len(pairs)
-        self.games += 1
-        self.pairs += n
-        self.log_loss.terms.append(math.fsum(losses) / n)
-        self.brier.terms.append(math.fsum(squares) / n)
-        if hits:
-            self.decisive += 1
-            self.hits.terms.append(math.fsum(hits) / len(hits))
+        self.games += times
+        self.pairs += n * times
+        accuracy: float | None  # None: no decisive pair
+        if n == 1:  # a duel: the game's means are its one pair's terms (most games)
+            p, s = pairs[0]
+            loss, square = log_loss(p, s), brier(p, s)
+            accuracy = hit(p, s) if s != LEVEL else None
+        else:
+            loss = math.fsum([log_loss(p, s) for p, s in pairs]) / n
+            square = math.fsum([brier(p, s) for p, s in pairs]) / n
+            hits = [hit(p, s) for p, s in pairs if s != LEVEL]
+            accuracy = math.fsum(hits) / len(hits) if hits else None
+        if times == 1:
+            self.log_loss.terms.append(loss)
+            self.brier.terms.append(square)
+            if accuracy is not None:
+                self.decisive += 1
+                self.hits.terms.append(accuracy)
+        else:
+            self.log_loss.terms.extend([loss] * times)
+            self.brier.terms.extend([square] * times)
+            if accuracy is not None:
+                self.decisive += times
+                self.hits.terms.extend([accuracy] * times)
 
     def compact(self) -> None:
         for total in (self.log_loss, self.brier, self.hits, *self.bins):
@@ -242,21 +260,32 @@ class _Tally:
 _ENTRIES_PER_COMPACTION = COMPACT_AFTER // 2
 
 
-def score(games: Iterable[Sequence[Pair]]) -> Scores:
+def score(games: Iterable[Sequence[Pair]], *, baseline: bool = True) -> Scores:
     """The metrics of the counted games' pairs (each game a non-empty sequence of pairs),
-    and those of p = ½ over the same pairs (SYSTEMS.md "Evaluation")."""
+    and those of p = ½ over the same pairs (SYSTEMS.md "Evaluation"; ``baseline`` False
+    leaves them out, as a tuning does, and ``Scores.baseline`` is None).
+
+    The baseline's terms depend only on each game's outcomes (the s of its pairs), so its
+    games are tallied once per distinct outcomes, times their number: the same exact sums
+    as one by one, without a second pass over every pair."""
     candidate = _Tally()
-    baseline = _Tally()
+    outcomes: Counter[tuple[float, ...]] = Counter()
     since_compaction = 0
     for pairs in games:
         candidate.add(pairs)
-        baseline.add([(EVEN, s) for _, s in pairs])
+        if baseline:
+            outcomes[tuple([s for _, s in pairs])] += 1
         since_compaction += len(pairs)
         if since_compaction >= _ENTRIES_PER_COMPACTION:
             candidate.compact()
-            baseline.compact()
             since_compaction = 0
-    return Scores(candidate.metrics(), baseline.metrics())
+    if not baseline:
+        return Scores(candidate.metrics(), None)
+    even = _Tally()
+    for game, times in outcomes.items():
+        even.add([(EVEN, s) for s in game], times)
+        even.compact()
+    return Scores(candidate.metrics(), even.metrics())
 
 
 def predictions(
@@ -280,18 +309,22 @@ def predictions(
     rating: the counted pairs are the history's, the same for every candidate).
     """
     states: dict[PlayerKey, PlayerState] = {}
-    played: dict[str, int] = {}
+    #: Rated games per player so far (kept only when min_games asks for them).
+    played: dict[str, int] | None = {} if min_games > 0 else None
     current = [rater.initial_ladder_state() if ladder_state is None else ladder_state]
     #: The pairs of the game being rated, predicted before the replay rates it.
     predicted: list[tuple[Pair, ...]] = []
 
     def fed() -> Iterator[LadderEvent]:
-        for event in events:
-            if isinstance(event, Game) and event.rated and _in_window(event, start, end):
-                pairs = _predict(info, rater, event, states, current[0], played, min_games)
-                if pairs:
-                    predicted.append(pairs)
-            yield event
+        # A system's arithmetic failing in a prediction is the game's refusal, as in a
+        # rating (once around the loop: the events themselves raise no arithmetic error).
+        with arithmetic_refused(PLAYERS):
+            for event in events:
+                if isinstance(event, Game) and event.rated and _in_window(event, start, end):
+                    pairs = _predict(info, rater, event, states, current[0], played, min_games)
+                    if pairs:
+                        predicted.append(pairs)
+                yield event
 
     for step in replay(info, rater, fed(), None, current[0]):
         outcome = step.outcome
@@ -299,7 +332,7 @@ def predictions(
             states[change.key] = change.after
         current[0] = outcome.ladder_state
         event = step.event
-        if isinstance(event, Game) and event.rated:
+        if played is not None and isinstance(event, Game) and event.rated:
             for participant in event.participants:
                 played[participant.player] = played.get(participant.player, 0) + 1
         if predicted:
@@ -317,52 +350,52 @@ def _predict(
     game: Game,
     states: dict[PlayerKey, PlayerState],
     ladder_state: Mapping[str, Json],
-    played: dict[str, int],
+    played: dict[str, int] | None,
     min_games: int,
 ) -> tuple[Pair, ...]:
-    """The counted pairs of ``game`` from ``states`` (before the game is rated)."""
-    keys = event_keys(info, game)
-    initial: PlayerState | None = None
+    """The counted pairs of ``game`` from ``states`` (before the game is rated): its sides
+    in input order (a free-for-all: each participant a side of its own), each with its rank,
+    its members' states, and whether all its players had ``min_games`` rated games."""
+    per_faction = info.per_faction
     before: list[PlayerState] = []
-    for key in keys:
-        state = states.get(key)
+    for member in game.participants:
+        state = states.get(PlayerKey(member.player, member.faction if per_faction else None))
         if state is None:
-            if initial is None:
-                initial = rater.initial_state(ladder_state)
-            state = initial
+            state = rater.initial_state(ladder_state)
         before.append(state)
-    # Each side: its rank, its members' states, and whether all its players had played
-    # min_games rated games (a free-for-all: every participant a side of its own).
     participants = game.participants
-    sides: list[tuple[int, tuple[PlayerState, ...], bool]]
+    ranks: list[int]
+    members: list[tuple[PlayerState, ...]]
+    #: Whether each side's players all had min_games rated games (None: every side counts).
+    counted: list[bool] | None = None
     if game.has_teams:
-        sides = [
-            (
-                side.rank,
-                tuple(before[i] for i in side.indices),
-                all(played.get(participants[i].player, 0) >= min_games for i in side.indices),
-            )
-            for side in game.sides
-        ]
+        sides = game.sides
+        ranks = [side.rank for side in sides]
+        members = [tuple(before[i] for i in side.indices) for side in sides]
+        if played is not None:
+            counted = [
+                all(played.get(participants[i].player, 0) >= min_games for i in side.indices)
+                for side in sides
+            ]
     else:
-        sides = [
-            (p.rank, (state,), played.get(p.player, 0) >= min_games)
-            for p, state in zip(participants, before, strict=True)
-        ]
+        ranks = [member.rank for member in participants]
+        members = [(state,) for state in before]
+        if played is not None:
+            counted = [played.get(member.player, 0) >= min_games for member in participants]
     pairs: list[Pair] = []
-    with arithmetic_refused(PLAYERS):
-        for i, (rank_a, side_a, counted_a) in enumerate(sides):
-            if not counted_a:
+    count = len(ranks)
+    for i in range(count):
+        if counted is not None and not counted[i]:
+            continue
+        for j in range(i + 1, count):
+            if counted is not None and not counted[j]:
                 continue
-            for rank_b, side_b, counted_b in sides[i + 1 :]:
-                if not counted_b:
-                    continue
-                p = rater.side_win_probability(side_a, side_b)
-                if p is None or not 0.0 <= p <= 1.0:
-                    raise NonFiniteResult(
-                        (PLAYERS,),
-                        f"system {info.id!r} gives no win probability in [0, 1] for these "
-                        f"sides (got {p!r})",
-                    )
-                pairs.append((p, pair_outcome(rank_a, rank_b)))
+            p = rater.side_win_probability(members[i], members[j])
+            if p is None or not 0.0 <= p <= 1.0:
+                raise NonFiniteResult(
+                    (PLAYERS,),
+                    f"system {info.id!r} gives no win probability in [0, 1] for these "
+                    f"sides (got {p!r})",
+                )
+            pairs.append((p, pair_outcome(ranks[i], ranks[j])))
     return tuple(pairs)

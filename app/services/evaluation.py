@@ -27,7 +27,6 @@ from app.core.settings import Settings
 from app.engine.evaluation import Metrics, Scores, predictions, score
 from app.engine.protocols import GameRater
 from app.engine.types import LadderEvent
-from app.models import Ladder
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.evaluation import (
@@ -65,11 +64,16 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True, slots=True)
 class History:
-    """What an evaluation reads, in one short transaction: the ladder and its live events
-    in history order."""
+    """What an evaluation reads, in one short transaction: the ladder's system and
+    parameters, and its live events in history order (plain values: a tuning's worker
+    processes receive it)."""
 
-    ladder: Ladder
+    system: str
+    params: dict[str, Any]
     rows: list[Row]
+
+    def events(self) -> Events:
+        return Events(self.rows, self.system, self.params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +105,7 @@ def read(db: Database, ladder_id: str) -> History:
             for page in EventRepository(session).live_rows(ladder_id, None, EVENT_PAGE)
             for row in page
         ]
-        return History(ladder, rows)
+        return History(ladder.system, dict(ladder.params), rows)
 
     return db.run(work, write=False)
 
@@ -163,7 +167,7 @@ def _moved(
 
 
 def _configured(
-    ladder: Ladder,
+    history: History,
     system: str | None,
     params: dict[str, Any] | None,
     where: tuple[str | int, ...],
@@ -173,8 +177,8 @@ def _configured(
     ``params``, another starts from its defaults (as a what-if does). A system that ranks
     tournaments, or defines no win probability of one side over another, cannot be
     evaluated (422 at ``where``)."""
-    chosen = system or ladder.system
-    base: dict[str, Any] = dict(ladder.params) if chosen == ladder.system else {}
+    chosen = system or history.system
+    base: dict[str, Any] = dict(history.params) if chosen == history.system else {}
     try:
         runtime = configure(chosen, {**base, **(params or {})})
     except Invalid as exc:
@@ -204,13 +208,13 @@ def _label(system: str, params: dict[str, Any] | None) -> str:
     return f"{system} {named}" if named else system
 
 
-def candidates(ladder: Ladder, body: EvaluateIn) -> list[Candidate]:
+def candidates(history: History, body: EvaluateIn) -> list[Candidate]:
     if not body.candidates:
-        return [Candidate(ladder.system, _configured(ladder, None, None, ("ladder",)), ())]
+        return [Candidate(history.system, _configured(history, None, None, ("ladder",)), ())]
     chosen = []
     for index, candidate in enumerate(body.candidates):
         where = ("candidates", index)
-        runtime = _configured(ladder, candidate.system, candidate.params, where)
+        runtime = _configured(history, candidate.system, candidate.params, where)
         label = candidate.label or _label(runtime.info.id, candidate.params)
         chosen.append(Candidate(label, runtime, where))
     return chosen
@@ -239,10 +243,13 @@ def grid_points(body: TuneIn) -> list[dict[str, Any]]:
 
 class Events:
     """The history's events as the engine reads them, converted once per kind of rating key
-    (a per-faction system keys an adjustment by its faction)."""
+    (a per-faction system keys an adjustment by its faction), and the configuration that
+    rated them (the ladder's system and parameters)."""
 
-    def __init__(self, rows: Sequence[Row]) -> None:
+    def __init__(self, rows: Sequence[Row], system: str, params: dict[str, Any]) -> None:
         self.rows = rows
+        self.system = system
+        self.params = params
         self._converted: dict[bool, list[LadderEvent]] = {}
 
     def __len__(self) -> int:
@@ -255,6 +262,12 @@ class Events:
             self._converted[per_faction] = converted
         return converted
 
+    def rated_by(self, runtime: Runtime) -> bool:
+        """Whether ``runtime`` is the ladder's own configuration, which rated every event
+        when it was recorded (a recomputation rates them again without checking them
+        again): any other must check each event, as a what-if does."""
+        return runtime.info.id == self.system and plain(runtime.rater.params) == self.params
+
 
 def evaluate_one(
     events: Events,
@@ -263,12 +276,14 @@ def evaluate_one(
     cancel: Cancel | None = None,
     progress: Progress | None = None,
     where: tuple[str | int, ...] = ("ladder",),
+    baseline: bool = True,
 ) -> Scores:
-    """The scores of ``runtime`` over ``events``: a refusal of an event names it and the
-    system (422 at ``where``)."""
+    """The scores of ``runtime`` over ``events`` (and the baseline's, if asked): a refusal
+    of an event names it and the system (422 at ``where``)."""
     cancel = cancel or Cancel()
     info = runtime.info
     rating = [""]  # the event being rated, named in a refusal
+    checked = events.rated_by(runtime)
 
     def fed() -> Iterator[LadderEvent]:
         rows = events.rows
@@ -280,7 +295,8 @@ def evaluate_one(
                     progress(index - reported)
                     reported = index
             rating[0] = rows[index][0]
-            validate(runtime, event)
+            if not checked:
+                validate(runtime, event)
             yield event
         if progress is not None:
             progress(len(rows) - reported)
@@ -296,7 +312,8 @@ def evaluate_one(
                     min_games=window.min_games,
                     start=window.start,
                     end=window.end,
-                )
+                ),
+                baseline=baseline,
             )
     except Invalid as exc:
         because = f"{rating[0]} cannot be rated by {info.id!r}: "
@@ -339,17 +356,23 @@ def evaluate(
     """Each candidate's predictions of the ladder's history, scored, beside the baseline."""
     window = _window(body)
     history = history or read(db, ladder_id)
-    chosen = candidates(history.ladder, body)
-    events = Events(history.rows)
+    chosen = candidates(history, body)
+    events = history.events()
     results: list[EvaluationResult] = []
     baseline: Metrics | None = None
     for candidate in chosen:
-        scores = evaluate_one(
-            events, candidate.runtime, window, cancel, progress, candidate.where or ("ladder",)
-        )
         # The counted pairs are the history's (SYSTEMS.md "Evaluation"), whatever the
-        # candidate: every candidate's baseline is the same.
-        baseline = scores.baseline
+        # candidate: the baseline over the first candidate's is every candidate's.
+        scores = evaluate_one(
+            events,
+            candidate.runtime,
+            window,
+            cancel,
+            progress,
+            candidate.where or ("ladder",),
+            baseline=baseline is None,
+        )
+        baseline = baseline or scores.baseline
         results.append(
             EvaluationResult(
                 label=candidate.label,
@@ -371,21 +394,21 @@ def evaluate(
 _worker_events: Events | None = None
 
 
-def _start_worker(rows: list[Row]) -> None:
+def _start_worker(history: History) -> None:
     global _worker_events
-    _worker_events = Events(rows)
+    _worker_events = history.events()
 
 
 def _score_point(system: str, params: dict[str, Any], window: Window) -> Scores:
     """One grid point, in a worker process (its parameters were checked by the parent)."""
     assert _worker_events is not None
-    return evaluate_one(_worker_events, configure(system, params), window)
+    return evaluate_one(_worker_events, configure(system, params), window, baseline=False)
 
 
-def _point(ladder: Ladder, system: str | None, point: dict[str, Any]) -> Runtime:
+def _point(history: History, system: str | None, point: dict[str, Any]) -> Runtime:
     """A grid point's runtime; a refused value is a 422 at ``grid`` naming the point."""
     try:
-        return _configured(ladder, system, point, (), rename={"params": "grid"})
+        return _configured(history, system, point, (), rename={"params": "grid"})
     except Invalid as exc:
         named = ", ".join(f"{k}={json.dumps(v)}" for k, v in point.items())
         errors = [FieldError(e.loc, f"at {named}: {e.msg}") for e in exc.errors]
@@ -416,12 +439,12 @@ def tune(
     window = _window(body)
     points = grid_points(body)
     history = history or read(db, ladder_id)
-    runtimes = [_point(history.ladder, body.system, point) for point in points]
+    runtimes = [_point(history, body.system, point) for point in points]
     if processes > 1 and len(runtimes) > 1:
         with ProcessPoolExecutor(
             max_workers=min(processes, len(runtimes)),
             initializer=_start_worker,
-            initargs=(history.rows,),
+            initargs=(history,),
         ) as pool:
             futures = [
                 pool.submit(_score_point, r.info.id, plain(r.rater.params), window)
@@ -433,7 +456,7 @@ def tune(
                 if progress is not None:
                     progress(len(history.rows))
     else:
-        events = Events(history.rows)
+        events = history.events()
         scored = [evaluate_one(events, r, window, cancel, progress, ("grid",)) for r in runtimes]
     ranked = sorted(
         zip(runtimes, scored, strict=True), key=lambda pair: _rank(body.metric, pair[1].candidate)
