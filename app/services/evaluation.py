@@ -48,6 +48,7 @@ from app.services.runtime import (
     Runtime,
     configure,
     engine_refusals,
+    get_system,
     plain,
     require_ladder,
 )
@@ -178,19 +179,20 @@ def _configured(
     tournaments, or defines no win probability of one side over another, cannot be
     evaluated (422 at ``where``)."""
     chosen = system or history.system
-    base: dict[str, Any] = dict(history.params) if chosen == history.system else {}
-    try:
-        runtime = configure(chosen, {**base, **(params or {})})
-    except Invalid as exc:
-        raise _moved(exc, where, rename) from exc
     field = (*where, "system") if system is not None else ("ladder",)
-    if runtime.info.kind != "game":
+    try:
+        found = get_system(chosen)
+    except Invalid as exc:
+        raise _moved(exc, where) from exc
+    # What the system is decides first: a parameter of a system that cannot be evaluated
+    # is beside the point.
+    if found.info.kind != "game":
         raise Invalid.at(
             field,
             f"{chosen!r} is a tournament ranking system: it ranks events from their final "
             "placements and predicts no game, so it cannot be evaluated",
         )
-    rater = cast(GameRater, runtime.rater)
+    rater = cast(GameRater, found.configure(None))
     initial = rater.initial_state(rater.initial_ladder_state())
     if rater.side_win_probability((initial,), (initial,)) is None:
         raise Invalid.at(
@@ -199,7 +201,11 @@ def _configured(
             '"Win probability of one side over another"), so its predictions cannot be '
             "scored",
         )
-    return runtime
+    base: dict[str, Any] = dict(history.params) if chosen == history.system else {}
+    try:
+        return configure(chosen, {**base, **(params or {})})
+    except Invalid as exc:
+        raise _moved(exc, where, rename) from exc
 
 
 def _label(system: str, params: dict[str, Any] | None) -> str:
