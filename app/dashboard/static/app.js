@@ -3,6 +3,7 @@
 import { ApiError, clearToken, getToken, setToken } from "./api.js";
 import { h, notice } from "./dom.js";
 import { errorNotice, UNAUTHORIZED } from "./pages/common.js";
+import * as evaluation from "./pages/evaluation.js";
 import * as event from "./pages/event.js";
 import * as ladders from "./pages/ladders.js";
 import * as leaderboard from "./pages/leaderboard.js";
@@ -18,6 +19,7 @@ const ROUTES = [
   { name: "lobby", parts: ["ladders", ":ladder", "lobby"], page: lobby },
   { name: "results", parts: ["ladders", ":ladder", "results"], page: results },
   { name: "whatif", parts: ["ladders", ":ladder", "whatif"], page: whatif },
+  { name: "evaluation", parts: ["ladders", ":ladder", "evaluation"], page: evaluation },
   { name: "event", parts: ["ladders", ":ladder", ":kind", ":id"], page: event },
 ];
 

@@ -25,6 +25,7 @@ export function ladderHeader(ladder, system, active, heading) {
     ["results", system.kind === "tournament" ? "Tournaments" : "Games", path("ladders", ladder.id, "results")],
     ["lobby", "Lobby preview", path("ladders", ladder.id, "lobby")],
     ["whatif", "What-if", path("ladders", ladder.id, "whatif")],
+    ...(system.kind === "game" ? [["evaluation", "Evaluation", path("ladders", ladder.id, "evaluation")]] : []),
   ];
   return h("header", { class: "page-head" },
     h("h1", {}, heading || ladder.title || ladder.id),
