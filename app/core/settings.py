@@ -78,7 +78,7 @@ class Settings(BaseSettings):
     max_whatif_events: int = Field(default=100_000, ge=1)
     #: Events a POST /ladders/{ladder}/evaluate or /tune may replay in all: the ladder's live
     #: events once per candidate (grid point). Past it: the command line (ratings evaluate).
-    max_evaluate_events: int = Field(default=1_000_000, ge=1)
+    max_evaluate_events: int = Field(default=200_000, ge=1)
     #: Heavy reads (predictions, what-ifs) computing at once in each process; the others
     #: wait for a slot without holding a thread or a connection. Each computing one takes
     #: its share of the process's one interpreter lock from every other request.
