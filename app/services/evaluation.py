@@ -132,7 +132,7 @@ def check_cap(settings: Settings, events: int, body: EvaluateIn | TuneIn) -> Non
         command = (
             "ratings tune LADDER --grid ..."
             if isinstance(body, TuneIn)
-            else ("ratings evaluate LADDER")
+            else "ratings evaluate LADDER"
         )
         raise Invalid.at(
             ("ladder",),
@@ -216,7 +216,8 @@ def _label(system: str, params: dict[str, Any] | None) -> str:
 
 def candidates(history: History, body: EvaluateIn) -> list[Candidate]:
     if not body.candidates:
-        return [Candidate(history.system, _configured(history, None, None, ("ladder",)), ())]
+        own: tuple[str | int, ...] = ("ladder",)
+        return [Candidate(history.system, _configured(history, None, None, own), own)]
     chosen = []
     for index, candidate in enumerate(body.candidates):
         where = ("candidates", index)
@@ -258,9 +259,6 @@ class Events:
         self.params = params
         self._converted: dict[bool, list[LadderEvent]] = {}
 
-    def __len__(self) -> int:
-        return len(self.rows)
-
     def of(self, per_faction: bool) -> list[LadderEvent]:
         converted = self._converted.get(per_faction)
         if converted is None:
@@ -289,7 +287,7 @@ def evaluate_one(
     cancel = cancel or Cancel()
     info = runtime.info
     rating = [""]  # the event being rated, named in a refusal
-    checked = events.rated_by(runtime)
+    trusted = events.rated_by(runtime)
 
     def fed() -> Iterator[LadderEvent]:
         rows = events.rows
@@ -301,7 +299,7 @@ def evaluate_one(
                     progress(index - reported)
                     reported = index
             rating[0] = rows[index][0]
-            if not checked:
+            if not trusted:
                 validate(runtime, event)
             yield event
         if progress is not None:
@@ -375,7 +373,7 @@ def evaluate(
             window,
             cancel,
             progress,
-            candidate.where or ("ladder",),
+            candidate.where,
             baseline=baseline is None,
         )
         baseline = baseline or scores.baseline
@@ -463,7 +461,10 @@ def tune(
                     progress(len(history.rows))
     else:
         events = history.events()
-        scored = [evaluate_one(events, r, window, cancel, progress, ("grid",)) for r in runtimes]
+        scored = [
+            evaluate_one(events, r, window, cancel, progress, ("grid",), baseline=False)
+            for r in runtimes
+        ]
     ranked = sorted(
         zip(runtimes, scored, strict=True), key=lambda pair: _rank(body.metric, pair[1].candidate)
     )
