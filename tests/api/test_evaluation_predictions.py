@@ -86,7 +86,14 @@ def sides_of(body: dict[str, Any]) -> list[tuple[int, list[Rated]]]:
 
 
 @pytest.mark.parametrize(
-    ("system", "teams", "most"), [("elo", True, 4), ("glicko2", True, 4), ("naf", False, 2)]
+    ("system", "teams", "most"),
+    [
+        ("elo", True, 4),
+        ("glicko2", True, 4),
+        ("naf", False, 2),
+        ("trueskill", True, 4),
+        ("weng-lin", True, 4),
+    ],
 )
 async def test_each_game_is_predicted_from_the_ratings_stored_before_it(
     client: httpx.AsyncClient, database: Database, system: str, teams: bool, most: int
