@@ -37,6 +37,7 @@ Pair = tuple[float, float]
 #: SYSTEMS.md "Evaluation": the log loss reads p clipped to [CLIP, 1 - CLIP], so a certain
 #: prediction that fails costs -ln(1e-6) ≈ 13.8 rather than an infinite loss.
 CLIP = 1e-6
+_HIGHEST = 1.0 - CLIP
 #: The trivial predictor every candidate must beat (SYSTEMS.md "Evaluation": the baseline).
 EVEN = 0.5
 #: s of a pair: a finished ahead of b, level with it, behind it.
@@ -100,7 +101,7 @@ def pair_outcome(rank_a: int, rank_b: int) -> float:
 def log_loss(p: float, s: float) -> float:
     """-(s ln p̂ + (1 - s) ln(1 - p̂)), p̂ = p clipped to [CLIP, 1 - CLIP] (the logarithmic
     scoring rule; SYSTEMS.md "Evaluation")."""
-    clipped = min(max(p, CLIP), 1.0 - CLIP)
+    clipped = min(max(p, CLIP), _HIGHEST)
     return -(s * math.log(clipped) + (1.0 - s) * math.log(1.0 - clipped))
 
 
@@ -194,15 +195,17 @@ class _Tally:
         bins, halves, entries = self.bins, self.halves, self.entries
         for p, s in pairs:
             twice = int(s + s)  # 2s, and 2(1 - s) = 2 - 2s for the mirrored entry
-            q = 1.0 - p
-            for value, doubled in ((p, twice), (q, 2 - twice)):
-                k = bin_of(value)
-                if times == 1:
-                    bins[k].terms.append(value)
-                else:
-                    bins[k].terms.extend([value] * times)
-                halves[k] += doubled * times
-                entries[k] += times
+            k, m = bin_of(p), bin_of(1.0 - p)
+            if times == 1:
+                bins[k].terms.append(p)
+                bins[m].terms.append(1.0 - p)
+            else:
+                bins[k].terms.extend([p] * times)
+                bins[m].terms.extend([1.0 - p] * times)
+            halves[k] += twice * times
+            halves[m] += (2 - twice) * times
+            entries[k] += times
+            entries[m] += times
         n = len(pairs)
         self.games += times
         self.pairs += n * times
@@ -315,12 +318,18 @@ def predictions(
     #: The pairs of the game being rated, predicted before the replay rates it.
     predicted: list[tuple[Pair, ...]] = []
 
+    windowed = start is not None or end is not None
+
     def fed() -> Iterator[LadderEvent]:
         # A system's arithmetic failing in a prediction is the game's refusal, as in a
         # rating (once around the loop: the events themselves raise no arithmetic error).
         with arithmetic_refused(PLAYERS):
             for event in events:
-                if isinstance(event, Game) and event.rated and _in_window(event, start, end):
+                if (
+                    isinstance(event, Game)
+                    and event.rated
+                    and (not windowed or _in_window(event, start, end))
+                ):
                     pairs = _predict(info, rater, event, states, current[0], played, min_games)
                     if pairs:
                         predicted.append(pairs)
@@ -356,14 +365,28 @@ def _predict(
     """The counted pairs of ``game`` from ``states`` (before the game is rated): its sides
     in input order (a free-for-all: each participant a side of its own), each with its rank,
     its members' states, and whether all its players had ``min_games`` rated games."""
-    per_faction = info.per_faction
-    before: list[PlayerState] = []
-    for member in game.participants:
-        state = states.get(PlayerKey(member.player, member.faction if per_faction else None))
-        if state is None:
-            state = rater.initial_state(ladder_state)
-        before.append(state)
     participants = game.participants
+    per_faction = info.per_faction
+    known = states.get
+    initial: PlayerState | None = None
+    before: list[PlayerState] = []
+    for member in participants:
+        state = known(PlayerKey(member.player, member.faction if per_faction else None))
+        if state is None:
+            if initial is None:
+                initial = rater.initial_state(ladder_state)
+            state = initial
+        before.append(state)
+    if played is None and len(participants) == 2:
+        a, b = participants
+        if a.team is None and b.team is None:
+            # A duel, most games: its one pair, without the general path's lists.
+            return (
+                (
+                    _probability(info, rater, (before[0],), (before[1],)),
+                    pair_outcome(a.rank, b.rank),
+                ),
+            )
     ranks: list[int]
     members: list[tuple[PlayerState, ...]]
     #: Whether each side's players all had min_games rated games (None: every side counts).
@@ -388,14 +411,23 @@ def _predict(
         if counted is not None and not counted[i]:
             continue
         for j in range(i + 1, count):
-            if counted is not None and not counted[j]:
-                continue
-            p = rater.side_win_probability(members[i], members[j])
-            if p is None or not 0.0 <= p <= 1.0:
-                raise NonFiniteResult(
-                    (PLAYERS,),
-                    f"system {info.id!r} gives no win probability in [0, 1] for these "
-                    f"sides (got {p!r})",
-                )
-            pairs.append((p, pair_outcome(ranks[i], ranks[j])))
+            if counted is None or counted[j]:
+                p = _probability(info, rater, members[i], members[j])
+                pairs.append((p, pair_outcome(ranks[i], ranks[j])))
     return tuple(pairs)
+
+
+def _probability(
+    info: SystemInfo,
+    rater: GameRater,
+    side: tuple[PlayerState, ...],
+    other: tuple[PlayerState, ...],
+) -> float:
+    """p(``side`` ahead of ``other``), which must be a probability."""
+    p = rater.side_win_probability(side, other)
+    if p is None or not 0.0 <= p <= 1.0:
+        raise NonFiniteResult(
+            (PLAYERS,),
+            f"system {info.id!r} gives no win probability in [0, 1] for these sides (got {p!r})",
+        )
+    return p
