@@ -158,3 +158,25 @@ async def test_an_abandoned_evaluation_stops_computing(
     assert start["status"] == 499
     assert endings == ["abandoned"]
     assert time.perf_counter() - started < 0.3 + FAST_SECONDS
+
+
+async def test_no_connection_is_held_while_computing(
+    client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The history is read in one short transaction; the replay computes with every pooled
+    connection back in the pool (a long evaluation takes none from other requests)."""
+    await _ladder(client)
+    held: list[int] = []
+    predictions = evaluation.predictions
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        for index, pairs in enumerate(predictions(*args, **kwargs)):
+            if index % 500 == 0:
+                held.append(database.engine.pool.checkedout())  # type: ignore[attr-defined]
+            yield pairs
+
+    monkeypatch.setattr(evaluation, "predictions", watched)
+    answered = await client.post("/ladders/club/evaluate", json={})
+    assert answered.status_code == 200, answered.text
+    assert len(held) >= 3
+    assert set(held) == {0}
