@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from app.schemas.common import Identifier, PartModel, RequestModel, ResponseModel
 from app.schemas.events import (
@@ -11,6 +12,7 @@ from app.schemas.events import (
     MAX_CENTRES,
     MAX_PLAYERS_PER_GAME,
     EventContextIn,
+    TeamPlayerIn,
 )
 
 MAX_PLACEMENTS = 1_000
@@ -24,9 +26,24 @@ class PredictionPlayerIn(PartModel):
     centres: int | None = Field(default=None, ge=0, le=MAX_CENTRES)
 
 
+class PredictionTeamIn(PartModel):
+    """A side of a predicted team game (API.md "Teams"): as a side of ``POST /games`` without
+    its rank, since every order of the sides is predicted."""
+
+    team: Identifier | None = None
+    players: list[TeamPlayerIn] = Field(min_length=1, max_length=MAX_PLAYERS_PER_GAME)
+
+
 class PredictionIn(RequestModel):
     ladder: Identifier
-    players: list[PredictionPlayerIn] = Field(min_length=1, max_length=MAX_PLAYERS_PER_GAME)
+    #: A free-for-all table (each player a side of its own), or a tournament's players ...
+    players: list[PredictionPlayerIn] | None = Field(
+        default=None, min_length=1, max_length=MAX_PLAYERS_PER_GAME
+    )
+    #: ... or the sides of a team game (game systems): exactly one of the two.
+    teams: list[PredictionTeamIn] | None = Field(
+        default=None, min_length=2, max_length=MAX_PLAYERS_PER_GAME
+    )
     event: EventContextIn | None = None
     # Tournament systems:
     size: int | None = Field(default=None, ge=2, le=MAX_EVENT_SIZE)
@@ -41,13 +58,65 @@ class PredictionIn(RequestModel):
 
     @model_validator(mode="after")
     def _unique(self) -> PredictionIn:
+        if (self.players is None) == (self.teams is None):
+            rule = "give either players (a free-for-all) or teams (sides), not both or neither"
+            where = "players" if self.players is not None else "teams"
+            raise PydanticCustomError(
+                "value_error", "{path}: {rule}", {"path": where, "rule": rule, "loc": (where,)}
+            )
         seen: set[tuple[str, str | None]] = set()
-        for index, entry in enumerate(self.players):
+        for index, entry in enumerate(self.players or ()):
             key = (entry.player, entry.faction)
             if key in seen:
                 raise ValueError(f"players[{index}]: {entry.player!r} appears twice")
             seen.add(key)
         return self
+
+    @field_validator("teams")
+    @classmethod
+    def _teams_valid(cls, teams: list[PredictionTeamIn] | None) -> list[PredictionTeamIn] | None:
+        return None if teams is None else _labelled(teams)
+
+    @property
+    def player_count(self) -> int:
+        """How many players the prediction names (a team game's in all its sides)."""
+        if self.teams is not None:
+            return sum(len(side.players) for side in self.teams)
+        return len(self.players or ())
+
+    @property
+    def table(self) -> list[PredictionPlayerIn]:
+        """The players of a free-for-all or a tournament (empty for a team game)."""
+        return list(self.players or ())
+
+
+def _labelled(teams: list[PredictionTeamIn]) -> list[PredictionTeamIn]:
+    """The sides with their labels filled in (default "1", "2", ... in order, as ``POST
+    /games`` labels them), once each label and each player is known to appear once and the
+    sides hold at most a game's players (the rules of ``POST /games`` with ``teams``)."""
+    labels: set[str] = set()
+    seen: set[str] = set()
+    total = 0
+    for index, side in enumerate(teams):
+        label = side.team if side.team is not None else str(index + 1)
+        if label in labels:
+            raise ValueError(f"teams[{index}].team: label {label!r} appears twice")
+        labels.add(label)
+        for member, entry in enumerate(side.players):
+            if entry.player in seen:
+                raise ValueError(
+                    f"teams[{index}].players[{member}]: player {entry.player!r} appears twice"
+                )
+            seen.add(entry.player)
+        total += len(side.players)
+    if total > MAX_PLAYERS_PER_GAME:
+        raise ValueError(
+            f"teams: {total} players in all, more than the {MAX_PLAYERS_PER_GAME} a game may have"
+        )
+    return [
+        side if side.team is not None else side.model_copy(update={"team": str(i + 1)})
+        for i, side in enumerate(teams)
+    ]
 
 
 class LossRange(ResponseModel):
@@ -75,7 +144,8 @@ class PlacementPrediction(ResponseModel):
 class PairPrediction(ResponseModel):
     player: str
     opponent: str
-    win_probability: float
+    #: p(player ahead of opponent), SYSTEMS.md "Win probability of one side over another".
+    win_probability: float | None
     if_win: float
     if_draw: float | None
     if_loss: float
@@ -85,6 +155,43 @@ class PredictionOut(ResponseModel):
     ladder: str
     players: list[PlayerPrediction]
     pairs: list[PairPrediction]
+    #: How even the table is (API.md "Teams"), null where the system has no pair probability
+    #: (and for tournaments).
+    quality: float | None = None
+
+
+class MemberPrediction(ResponseModel):
+    """One member of a predicted side: its change if its side wins alone, draws with every
+    side, or loses (over which other side wins)."""
+
+    player: str
+    faction: str | None
+    rating: float
+    if_win: float
+    if_draw: float | None
+    if_loss: LossRange
+
+
+class TeamPrediction(ResponseModel):
+    team: str
+    #: The side's chance to finish first alone: Luce's rule over its pair probabilities.
+    win_probability: float | None
+    players: list[MemberPrediction]
+
+
+class TeamPairPrediction(ResponseModel):
+    team: str
+    opponent: str
+    win_probability: float | None
+
+
+class TeamPredictionOut(ResponseModel):
+    """``POST /predictions`` with ``teams`` (API.md "Teams")."""
+
+    ladder: str
+    teams: list[TeamPrediction]
+    pairs: list[TeamPairPrediction]
+    quality: float | None
 
 
 PlayerPrediction.model_rebuild()
