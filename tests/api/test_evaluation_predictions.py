@@ -1,11 +1,11 @@
-"""Evaluating a ladder's own system predicts, before each game, what the service would have
-predicted for those players at that time (SYSTEMS.md "Evaluation").
+"""Evaluating a ladder's own system predicts, before each game, exactly what ``POST
+/predictions`` answered for those players at that time (SYSTEMS.md "Evaluation").
 
-The games are posted one at a time; before each, the players' stored ratings are read over
-HTTP and the ladder's rater gives each pair's p from them (the number ``POST /predictions``
-reports for a pair, SYSTEMS.md "Win probability of one side over another"). The evaluation's
-own predictions, read the way ``POST /ladders/{ladder}/evaluate`` reads the history, must be
-those numbers exactly.
+The games are posted one at a time; before each, ``POST /predictions`` is asked for its sides
+(each pair's ``win_probability``), and the players' stored ratings are read over HTTP for the
+ladder's rater to give each pair's p from them (SYSTEMS.md "Win probability of one side over
+another"). The evaluation's own predictions, read the way ``POST /ladders/{ladder}/evaluate``
+reads the history, must be both, exactly.
 """
 
 from __future__ import annotations
@@ -79,6 +79,34 @@ async def stored_state(client: httpx.AsyncClient, ladder: str, who: Rated) -> Pl
     return PlayerState(rating["rating"], rating["deviation"], rating["volatility"])
 
 
+async def answered(client: httpx.AsyncClient, body: dict[str, Any], duel: bool) -> list[float]:
+    """``POST /predictions``'s win probability of each pair of ``body``'s sides, a before b in
+    input order: of its players (a duel system's free-for-all: ``pairs`` by player) or of its
+    sides as teams (``pairs`` by team; a free-for-all's players as teams of one)."""
+    if duel and "players" in body:
+        players = [{k: p[k] for k in ("player", "faction") if k in p} for p in body["players"]]
+        asked: dict[str, Any] = {"ladder": body["ladder"], "players": players}
+        if "event" in body:
+            asked["event"] = body["event"]
+        response = await client.post("/predictions", json=asked)
+        assert response.status_code == 200, response.text
+        by_pair = {(p["player"], p["opponent"]): p for p in response.json()["pairs"]}
+        names = [p["player"] for p in body["players"]]
+    else:
+        sides = body.get("teams") or [{"players": [p]} for p in body["players"]]
+        names = [f"s{i}" for i in range(len(sides))]
+        teams = [
+            {"team": name, "players": [{"player": p["player"]} for p in side["players"]]}
+            for name, side in zip(names, sides, strict=True)
+        ]
+        response = await client.post(
+            "/predictions", json={"ladder": body["ladder"], "teams": teams}
+        )
+        assert response.status_code == 200, response.text
+        by_pair = {(p["team"], p["opponent"]): p for p in response.json()["pairs"]}
+    return [by_pair[a, b]["win_probability"] for i, a in enumerate(names) for b in names[i + 1 :]]
+
+
 def sides_of(body: dict[str, Any]) -> list[tuple[int, list[Rated]]]:
     if "teams" in body:
         return [(t["rank"], [(p["player"], None) for p in t["players"]]) for t in body["teams"]]
@@ -101,7 +129,9 @@ async def test_each_game_is_predicted_from_the_ratings_stored_before_it(
     await make_ladder(client, "club", system)
     rater: GameRater = configure(system, None).rater  # type: ignore[assignment]
     initial = rater.initial_state(rater.initial_ladder_state())
+    duel = configure(system, None).info.duel
     expected = []
+    endpoint = []
     for body in random_games(17, "club", teams, most, races=system == "naf"):
         sides = sides_of(body)
         states = {
@@ -118,6 +148,7 @@ async def test_each_game_is_predicted_from_the_ratings_stored_before_it(
                 s = 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
                 pairs.append((p, s))
         expected.append(tuple(pairs))
+        endpoint.append(await answered(client, body, duel))
         await post_game(client, body)
 
     history = evaluation.read(database, "club")
@@ -130,3 +161,4 @@ async def test_each_game_is_predicted_from_the_ratings_stored_before_it(
         )
     )
     assert got == expected
+    assert [[p for p, _ in game] for game in got] == endpoint
