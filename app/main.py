@@ -16,6 +16,7 @@ from app.api.middleware import BodyLimit, RequestContext
 from app.api.routes import (
     dashboard,
     docs,
+    evaluation,
     events,
     health,
     keys,
@@ -111,7 +112,18 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         discard=settings.max_discard_bytes,
     )
     app.add_middleware(RequestContext)
-    for module in (health, systems, ladders, events, players, matchmaking, keys, dashboard, docs):
+    for module in (
+        health,
+        systems,
+        ladders,
+        evaluation,
+        events,
+        players,
+        matchmaking,
+        keys,
+        dashboard,
+        docs,
+    ):
         app.include_router(module.router)
     app.openapi = lambda: _openapi_with_problems(app)  # type: ignore[method-assign]
     return app

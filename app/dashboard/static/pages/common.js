@@ -53,6 +53,7 @@ export function ladderHeader(ladder, system, active, heading) {
     ["whatif", "What-if", path("ladders", ladder.id, "whatif")],
     // Splitting players into sides needs a system that rates sides (GET /systems: "sides").
     system.sides ? ["balance", "Balance", path("ladders", ladder.id, "balance")] : null,
+    system.kind === "game" ? ["evaluation", "Evaluation", path("ladders", ladder.id, "evaluation")] : null,
   ].filter(Boolean);
   return h("header", { class: "page-head" },
     h("h1", {}, heading || ladder.title || ladder.id),
