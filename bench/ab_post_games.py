@@ -83,11 +83,18 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 "round": round_,
                 "games_per_s_new_over_old": new["games_per_s"] / old["games_per_s"],
                 "p99_new_over_old": new["latency_ms"]["p99"] / old["latency_ms"]["p99"],
+                # CPU time per game moves least with other work on the machine.
+                "server_cpu_per_game_new_over_old": new["cpu_ms_per_game"]["server"]
+                / old["cpu_ms_per_game"]["server"],
             }
         )
     ratios = {
         key: spread([p[key] for p in pairs])
-        for key in ("games_per_s_new_over_old", "p99_new_over_old")
+        for key in (
+            "games_per_s_new_over_old",
+            "p99_new_over_old",
+            "server_cpu_per_game_new_over_old",
+        )
     }
     return {"per_side": per_side, "pairs": pairs, "ratios": ratios}
 
@@ -109,8 +116,9 @@ def markdown(report: dict[str, Any]) -> str:
         "round, not with other files.",
         "",
         "| round | side | games/s | p50 ms | p99 ms | max ms | server CPU ms/game | "
-        "CPU % server / postgres / wrk / other | busy before % | load avg after | check |",
-        "|---:|---|---:|---:|---:|---:|---:|---|---:|---|---|",
+        "CPU % server / postgres / wrk / other | busy before % | load avg after | late | "
+        "check |",
+        "|---:|---|---:|---:|---:|---:|---:|---|---:|---|---:|---|",
     ]
     for row in report["runs"]:
         lat, cpu = row["latency_ms"], row["cpu_pct_of_one_core"]
@@ -120,7 +128,7 @@ def markdown(report: dict[str, Any]) -> str:
             f"{lat['p99']:.1f} | {lat['max']:.0f} | {row['cpu_ms_per_game'].get('server')} | "
             f"{cpu['server_pct']} / {cpu['postgres_pct']} / {cpu['wrk_pct']} / "
             f"{cpu['other_pct']} | {row['background_busy_pct_before']} | "
-            f"{' '.join(f'{x:.1f}' for x in row['loadavg_after'])} | "
+            f"{' '.join(f'{x:.1f}' for x in row['loadavg_after'])} | {row['late_games']} | "
             f"{'ok' if check['ok'] else 'FAILED'} ({check['ladder_games']} stored) |"
         )
     lines += ["", "| side | games/s median (range) | p50 ms | p99 ms | server CPU ms/game |"]
@@ -147,10 +155,16 @@ def markdown(report: dict[str, Any]) -> str:
         + ", ".join(f"{p['games_per_s_new_over_old']:.2f}" for p in summary["pairs"])
         + f" (median {r['games_per_s_new_over_old']['median']:.2f}); p99 "
         + ", ".join(f"{p['p99_new_over_old']:.2f}" for p in summary["pairs"])
-        + f" (median {r['p99_new_over_old']['median']:.2f}).",
+        + f" (median {r['p99_new_over_old']['median']:.2f}); server CPU per game "
+        + ", ".join(f"{p['server_cpu_per_game_new_over_old']:.2f}" for p in summary["pairs"])
+        + f" (median {r['server_cpu_per_game_new_over_old']['median']:.2f}).",
         "",
         "Every process of every server imported `app` from its own checkout (checked through "
-        "bench/import_probe; the paths are in the JSON, `app_imported_from`).",
+        "bench/import_probe; the paths are in the JSON, `app_imported_from`). *late*: games "
+        "the service found earlier than a player's last one, so it took the ladder's "
+        "exclusive lock and recomputed. The load never sends them; they happen when requests "
+        "wait longer than a player's next game takes to come round, and a run with any "
+        "measures the recomputation's stall as well.",
         "",
     ]
     return "\n".join(lines)
