@@ -4,6 +4,7 @@ writes and other reads of its ladder answer; when its client goes, it stops."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -25,6 +26,8 @@ pytestmark = pytest.mark.anyio
 #: long enough (seconds) to be caught computing.
 GAMES = 2_000
 CANDIDATES = 40
+#: How long the evaluation keeps computing at most while it waits for the probes to finish.
+PROBES_WAIT_SECONDS = 60.0
 #: The brief's bound for other requests while heavy reads run (as tests/api/test_heavy_requests).
 FAST_SECONDS = 1.0
 
@@ -46,7 +49,22 @@ def _heavy_body() -> dict[str, Any]:
     return {"candidates": [{"params": {"k": 10 + i}} for i in range(CANDIDATES)]}
 
 
-async def test_writes_and_reads_answer_while_an_evaluation_runs(database: Database) -> None:
+async def test_writes_and_reads_answer_while_an_evaluation_runs(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The evaluation computes over and over until the probes are done, so they always meet
+    # it computing (CPU-bound, as a long one is) whatever the machine's speed.
+    probed = threading.Event()
+    evaluate_one = evaluation.evaluate_one
+
+    def until_probed(*args: Any, **kwargs: Any) -> Any:
+        result = evaluate_one(*args, **kwargs)
+        deadline = time.monotonic() + PROBES_WAIT_SECONDS
+        while not probed.is_set() and time.monotonic() < deadline:
+            result = evaluate_one(*args, **kwargs)
+        return result
+
+    monkeypatch.setattr(evaluation, "evaluate_one", until_probed)
     app = create_app(make_settings(database_url=str(database.url)), database=database)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(
@@ -73,6 +91,7 @@ async def test_writes_and_reads_answer_while_an_evaluation_runs(database: Databa
                 probes.append((name, time.perf_counter() - started, response.status_code))
             await asyncio.sleep(0.1)
         still_running = not running.done()
+        probed.set()
         answered = await running
     assert still_running, "the probes ran after the evaluation: they tested nothing"
     assert answered.status_code == 200, answered.text
