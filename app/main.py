@@ -13,7 +13,18 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.api.errors import install_error_handlers
 from app.api.middleware import BodyLimit, RequestContext
-from app.api.routes import dashboard, docs, events, health, keys, ladders, players, systems
+from app.api.routes import (
+    dashboard,
+    docs,
+    evaluation,
+    events,
+    health,
+    keys,
+    ladders,
+    matchmaking,
+    players,
+    systems,
+)
 from app.core.database import Database
 from app.core.logging import configure_logging
 from app.core.settings import Settings, get_settings
@@ -101,7 +112,18 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         discard=settings.max_discard_bytes,
     )
     app.add_middleware(RequestContext)
-    for module in (health, systems, ladders, events, players, keys, dashboard, docs):
+    for module in (
+        health,
+        systems,
+        ladders,
+        evaluation,
+        events,
+        players,
+        matchmaking,
+        keys,
+        dashboard,
+        docs,
+    ):
         app.include_router(module.router)
     app.openapi = lambda: _openapi_with_problems(app)  # type: ignore[method-assign]
     return app

@@ -37,23 +37,40 @@ POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 #: This folder, where a unit finds ``units.py``.
 BENCH = Path(__file__).resolve().parent
 SCHEMA = "bench_ab"
+#: Wall seconds, and this process's CPU seconds (all threads; on SQLite that is all the work,
+#: and it moves less than wall time when other work shares the machine).
+#: recompute_unqueued_s: the recomputation's wall time less the time its main thread waited
+#: for a core (Linux schedstat): about what it takes when nothing else runs. The old code's
+#: writer thread may also wait; that is not subtracted.
+MEASURES = ("import_s", "recompute_s", "import_cpu_s", "recompute_cpu_s", "recompute_unqueued_s")
 #: What one unit runs, in a process of its own at one checkout.
 UNIT = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[5])
 from units import fresh_database, import_history
+import app
 from app.services.admin import recompute_ladder
 
 path, url, ladder, schema = sys.argv[1:5]
+
+def sched():
+    # This thread's time on a CPU and waiting for one (ns, Linux schedstat).
+    return [int(v) for v in open("/proc/thread-self/schedstat").read().split()[:2]]
+
 db = fresh_database(url, schema)
-began = time.perf_counter()
+began, cpu = time.perf_counter(), time.process_time()
 created = import_history(db, path, ladder)
-imported = time.perf_counter() - began
-began = time.perf_counter()
+imported, import_cpu = time.perf_counter() - began, time.process_time() - cpu
+began, cpu, before = time.perf_counter(), time.process_time(), sched()
 recompute_ladder(db, ladder, None)
-recomputed = time.perf_counter() - began
+recomputed, recompute_cpu = time.perf_counter() - began, time.process_time() - cpu
+on_cpu, waiting = ((a - b) / 1e9 for a, b in zip(sched(), before))
 db.dispose()
-print(json.dumps({"created": created, "import_s": imported, "recompute_s": recomputed}))
+print(json.dumps({"created": created, "import_s": imported, "recompute_s": recomputed,
+                  "import_cpu_s": import_cpu, "recompute_cpu_s": recompute_cpu,
+                  "recompute_main_thread": {"on_cpu_s": on_cpu, "runqueue_wait_s": waiting},
+                  "recompute_unqueued_s": recomputed - waiting,
+                  "app_imported_from": app.__file__}))
 """
 
 
@@ -69,7 +86,46 @@ def _unit(checkout: Path, path: Path, url: str, ladder: str) -> dict[str, Any]:
         timeout=3600,
     )
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    # The shared venv's editable install maps app to /work/main: make sure it lost.
+    if Path(result["app_imported_from"]).resolve() != (checkout / "app" / "__init__.py"):
+        raise RuntimeError(f"{checkout}: the unit ran {result['app_imported_from']}")
     return result
+
+
+def datasets(games: int) -> dict[str, data.Dataset]:
+    """The two histories compared, by system (also profiled by ``profile_recompute.py``)."""
+    return {
+        "elo": data.Dataset("ab-elo", "elo", {"k": 32}, games, 2, min(10_000, games // 100), 1),
+        "glicko2": data.Dataset(
+            "ab-glicko2", "glicko2", {"period": "game"}, games, 4, min(2_000, games // 50), 2
+        ),
+    }
+
+
+def summarise(
+    rows: list[dict[str, Any]], systems: list[str], databases: list[str], rounds: int
+) -> list[dict[str, Any]]:
+    """Per system and database, each measure's median per checkout and new ÷ old by round."""
+    summary = []
+    for system in systems:
+        for database in databases:
+            mine = [r for r in rows if r["system"] == system and r["database"] == database]
+            line: dict[str, Any] = {"system": system, "database": database}
+            for measure in MEASURES:
+                if not all(measure in r for r in mine):  # a file from before it was measured
+                    continue
+                old = statistics.median(r[measure] for r in mine if r["checkout"] == "old")
+                new = statistics.median(r[measure] for r in mine if r["checkout"] == "new")
+                # new / old within each round: the two ran next to each other.
+                per_round = [
+                    next(r[measure] for r in mine if r["round"] == n and r["checkout"] == "new")
+                    / next(r[measure] for r in mine if r["round"] == n and r["checkout"] == "old")
+                    for n in range(rounds)
+                ]
+                line[measure] = {"old": old, "new": new, "new_over_old": new / old,
+                                 "new_over_old_per_round": per_round}  # fmt: skip
+            summary.append(line)
+    return summary
 
 
 def main() -> int:
@@ -82,24 +138,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--results", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args()
-    datasets = {
-        "elo": data.Dataset(
-            "ab-elo", "elo", {"k": 32}, args.games, 2, min(10_000, args.games // 100), 1
-        ),
-        "glicko2": data.Dataset(
-            "ab-glicko2",
-            "glicko2",
-            {"period": "game"},
-            args.games,
-            4,
-            min(2_000, args.games // 50),
-            2,
-        ),
-    }
+    ladders = datasets(args.games)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as work:
         for system in args.systems.split(","):
-            ds = datasets[system]
+            ds = ladders[system]
             path = Path(work) / f"{system}.jsonl"
             data.generate(ds, path)
             for database in args.databases.split(","):
@@ -117,19 +160,11 @@ def main() -> int:
                         result = _unit(checkout.resolve(), path, url, ds.ladder)
                         assert result["created"] == ds.games, result
                         row = {"system": system, "database": database, "round": round_,
-                               "checkout": label, **result}  # fmt: skip
+                               "checkout": label, "loadavg_after": os.getloadavg(),
+                               **result}  # fmt: skip
                         rows.append(row)
                         print(json.dumps(row), flush=True)
-    summary = []
-    for system in args.systems.split(","):
-        for database in args.databases.split(","):
-            mine = [r for r in rows if r["system"] == system and r["database"] == database]
-            line: dict[str, Any] = {"system": system, "database": database}
-            for measure in ("import_s", "recompute_s"):
-                old = statistics.median(r[measure] for r in mine if r["checkout"] == "old")
-                new = statistics.median(r[measure] for r in mine if r["checkout"] == "new")
-                line[measure] = {"old": old, "new": new, "new_over_old": new / old}
-            summary.append(line)
+    summary = summarise(rows, args.systems.split(","), args.databases.split(","), args.rounds)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     args.results.mkdir(parents=True, exist_ok=True)
     out = args.results / f"ab-history-{stamp}.json"
@@ -157,6 +192,10 @@ def main() -> int:
             f"({i['new_over_old']:.2f}) | {r['old']:.1f} / {r['new']:.1f} "
             f"({r['new_over_old']:.2f}) |"
         )
+    for line in summary:
+        for measure in MEASURES:
+            ratios = ", ".join(f"{x:.2f}" for x in line[measure]["new_over_old_per_round"])
+            print(f"{line['system']} {line['database']} {measure} new÷old by round: {ratios}")
     print(f"\n{out}")
     return 0
 

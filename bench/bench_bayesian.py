@@ -27,6 +27,7 @@ import argparse
 import datetime as dt
 import gc
 import importlib.metadata
+import os
 import platform
 import random
 import sys
@@ -145,6 +146,10 @@ def main() -> None:
         f"trueskill {importlib.metadata.version('trueskill')} (default backend), "
         f"openskill {importlib.metadata.version('openskill')}",
         f"{args.games} games per scenario, best of {args.repeats} repeats, seed {args.seed}",
+        # The best repeat is the least disturbed; the load says how much there was to avoid.
+        "load average at start (1, 5, 15 min): "
+        + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        + f" on {os.cpu_count()} CPUs",
         "",
         f"{'scenario':<9}{'system':<12}{'engine us/game':>15}{'package us/game':>16}"
         f"{'ratio':>8}{'goal':>6}  max |diff|",

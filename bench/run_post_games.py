@@ -49,17 +49,42 @@ RESULTS = BENCH / "results"
 LUA_SCRIPT = BENCH / "post_games.lua"
 VENV_BIN = Path(sys.executable).parent
 
-PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 PG_SCHEMA = "bench"
 PG_APP_NAME = "ratings-bench"
 #: Where this machine's PostgreSQL listens on its Unix socket (Debian's default).
 PG_SOCKET_DIR = "/var/run/postgresql"
 _PG_OPTIONS = f"options=-csearch_path%3D{PG_SCHEMA}&application_name={PG_APP_NAME}"
-#: The server's database URL for each PostgreSQL target: TCP on loopback, or the Unix socket.
-PG_URLS = {
-    "postgresql": f"postgresql+psycopg://postgres@127.0.0.1:5432/test?{_PG_OPTIONS}",
-    "postgresql-unix": f"postgresql+psycopg://postgres@/test?host={PG_SOCKET_DIR}&{_PG_OPTIONS}",
-}
+
+
+def pg_admin_dsn(database: str) -> str:
+    return f"postgresql://postgres@127.0.0.1:5432/{database}"
+
+
+def pg_urls(database: str) -> dict[str, str]:
+    """The server's database URL for each PostgreSQL target: TCP on loopback, or the socket."""
+    return {
+        "postgresql": f"postgresql+psycopg://postgres@127.0.0.1:5432/{database}?{_PG_OPTIONS}",
+        "postgresql-unix": (
+            f"postgresql+psycopg://postgres@/{database}?host={PG_SOCKET_DIR}&{_PG_OPTIONS}"
+        ),
+    }
+
+
+#: The database the benchmark's schema lives in (``--pg-database``; set by ``use_pg_database``).
+PG_ADMIN_DSN = pg_admin_dsn("test")
+PG_URLS = pg_urls("test")
+
+
+def use_pg_database(database: str) -> None:
+    """Measure in another PostgreSQL database than ``test`` (one of the caller's own)."""
+    global PG_ADMIN_DSN, PG_URLS
+    PG_ADMIN_DSN, PG_URLS = pg_admin_dsn(database), pg_urls(database)
+
+
+#: On a server's PYTHONPATH with ``--checkout``: records where each of its processes imported
+#: ``app`` from (bench/import_probe/sitecustomize.py), in the folder this variable names.
+IMPORT_PROBE = BENCH / "import_probe"
+IMPORT_LOG_ENV = "RATINGS_BENCH_IMPORT_LOG"
 #: How often the PostgreSQL sampler looks at pg_stat_activity (seconds).
 PG_SAMPLE_INTERVAL = 0.05
 
@@ -148,6 +173,10 @@ class Server:
     port: int
     log_path: Path
     workers: int
+    #: The server's working directory: the checkout it runs (see ``server_for``).
+    cwd: Path = ROOT
+    #: Where its processes record the ``app`` they imported (``--checkout`` only).
+    import_log: Path | None = None
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -158,7 +187,7 @@ class Server:
         self.log_file = self.log_path.open("wb")
         self.process = subprocess.Popen(
             self.command,
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stdout=self.log_file,
             stderr=subprocess.STDOUT,
@@ -194,6 +223,36 @@ class Server:
             for pid in children(self.process.pid)
             if "multiprocessing" in cmdline(pid) and "resource_tracker" not in cmdline(pid)
         ]
+
+    def imports(self) -> dict[int, str]:
+        """The file each of its processes imported ``app`` from (pid -> path)."""
+        if self.import_log is None:
+            return {}
+        return {int(path.name): path.read_text().strip() for path in self.import_log.iterdir()}
+
+    def verify_checkout(self, timeout: float = 60.0) -> dict[str, str]:
+        """Raise unless the supervisor and every worker imported ``app`` from ``self.cwd``
+        (waiting for workers that are up but have not yet imported it)."""
+        expected = (self.cwd / "app" / "__init__.py").resolve()
+        assert self.process is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            imports = self.imports()
+            pids = {self.process.pid, *self.worker_pids()}
+            if pids <= imports.keys() or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        wrong = {
+            pid: imports.get(pid)
+            for pid in pids
+            if imports.get(pid) is None or Path(imports[pid]).resolve() != expected
+        }
+        if wrong:
+            raise RuntimeError(
+                f"{self.name}: processes not running {self.cwd}'s code (pid -> app imported "
+                f"from): {wrong}; all: {imports}"
+            )
+        return {str(pid): imports[pid] for pid in sorted(pids)}
 
     def tail(self, lines: int = 30) -> str:
         try:
@@ -491,6 +550,19 @@ def server_for(target: str, args: argparse.Namespace, token: str, workdir: Path)
         key, _, value = item.partition("=")
         env[key] = value
     log = workdir / f"{target}.log"
+    cwd, import_log = ROOT, None
+    checkout: Path | None = getattr(args, "checkout", None)
+    if checkout is not None and target != "ceiling":
+        # Run the checkout's code in the supervisor and in every worker. PYTHONPATH puts it
+        # before the shared venv's editable install (which maps ``app`` to /work/main) for the
+        # supervisor. The spawned workers get the supervisor's sys.path, and by then it starts
+        # with '.' (alembic's prepend_sys_path, when serve migrates), resolved in the
+        # supervisor's cwd: so the cwd must be the checkout too, or they import the harness's
+        # tree.
+        cwd = checkout
+        import_log = Path(tempfile.mkdtemp(prefix=f"imports-{target}-", dir=workdir))
+        env["PYTHONPATH"] = os.pathsep.join([str(checkout), str(IMPORT_PROBE)])
+        env[IMPORT_LOG_ENV] = str(import_log)
     if target == "ceiling":
         command = [
             str(VENV_BIN / "python"),
@@ -510,7 +582,8 @@ def server_for(target: str, args: argparse.Namespace, token: str, workdir: Path)
         env["RATINGS_DATABASE_URL"] = PG_URLS[target]
     else:
         raise SystemExit(f"unknown database {target!r} (sqlite, {', '.join(PG_URLS)})")
-    return Server(target, [str(VENV_BIN / "ratings"), "serve"], env, port, log, args.workers)
+    command = [str(VENV_BIN / "ratings"), "serve"]
+    return Server(target, command, env, port, log, args.workers, cwd, import_log)
 
 
 def background_busy_pct(seconds: float = 2.0) -> float:
@@ -533,10 +606,11 @@ def bench_target(
             flush=True,
         )
     server = server_for(target, args, token, workdir)
-    print(f"[{target}] starting on port {server.port}", flush=True)
+    print(f"[{target}] starting on port {server.port} in {server.cwd}", flush=True)
     server.start()
     rows: list[dict[str, Any]] = []
     try:
+        imports = server.verify_checkout() if server.import_log is not None else None
         headers = {"Authorization": f"Bearer {token}"}
         with httpx.Client(base_url=server.base, headers=headers, timeout=30.0) as client:
             for index, system in enumerate(args.systems):
@@ -587,6 +661,9 @@ def bench_target(
                 )
                 rows.append(summarise(target, system, args, load, warm, verdict))
                 rows[-1]["background_busy_pct_before"] = background
+                if imports is not None:
+                    rows[-1]["checkout"] = str(server.cwd)
+                    rows[-1]["app_imported_from"] = imports
                 print_row(rows[-1])
     except Exception:
         code = server.process.poll() if server.process else None
@@ -662,12 +739,28 @@ def print_row(row: dict[str, Any]) -> None:
 # -- facts and reports -----------------------------------------------------------------------
 
 
-def tree_hash(*folders: Path) -> str:
+def tree_hash(*folders: Path, root: Path = ROOT) -> str:
     digest = hashlib.sha256()
     for folder in folders:
         for path in sorted(folder.rglob("*.py")):
-            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def checkout_facts(checkout: Path) -> dict[str, Any]:
+    """The code a checkout holds: its commit, whether it is dirty, a hash of app/ + migrations/."""
+
+    def git(*command: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(checkout), *command], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+
+    return {
+        "path": str(checkout),
+        "git_commit": git("rev-parse", "--short", "HEAD"),
+        "git_dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+        "app_tree_sha256": tree_hash(checkout / "app", checkout / "migrations", root=checkout),
+    }
 
 
 def machine_facts() -> dict[str, Any]:
@@ -852,7 +945,24 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--py-spy", default=None, help="py-spy binary (default: on PATH)")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--checkout",
+        type=Path,
+        default=None,
+        help="run the database servers from this checkout of the service (its cwd and "
+        "PYTHONPATH; every process's app import is checked), e.g. a git worktree",
+    )
+    parser.add_argument(
+        "--pg-database",
+        default="test",
+        help="PostgreSQL database for the benchmark's schema (default test)",
+    )
     args = parser.parse_args(argv)
+    use_pg_database(args.pg_database)
+    if args.checkout is not None:
+        args.checkout = args.checkout.resolve()
+        if not (args.checkout / "app" / "__init__.py").is_file():
+            parser.error(f"--checkout {args.checkout}: no app/ package there")
     args.systems = [s for s in args.systems.split(",") if s]
     for system in args.systems:
         if system not in SYSTEMS:
@@ -892,6 +1002,8 @@ def main(argv: list[str] | None = None) -> None:
             "server_env": args.server_env,
             "profile": args.profile,
             "load_generator": "wrk + bench/post_games.lua",
+            "pg_database": args.pg_database,
+            "checkout": checkout_facts(args.checkout) if args.checkout else None,
         },
         "results": [],
     }

@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     max_prediction_placements: int = Field(default=10_000, ge=1, le=100_000)
     #: Events a POST /ladders/{ladder}/whatif may replay.
     max_whatif_events: int = Field(default=100_000, ge=1)
+    #: Events a POST /ladders/{ladder}/evaluate or /tune may replay in all: the ladder's live
+    #: events once per candidate (grid point). Past it: the command line (ratings evaluate).
+    max_evaluate_events: int = Field(default=200_000, ge=1)
     #: Heavy reads (predictions, what-ifs) computing at once in each process; the others
     #: wait for a slot without holding a thread or a connection. Each computing one takes
     #: its share of the process's one interpreter lock from every other request.

@@ -1,11 +1,13 @@
-"""What the two Bayesian team systems share: a skill belief N(mu, sigma^2), a side of weighted
-members, and the standard normal distribution (SYSTEMS.md "Teams", ``trueskill``, ``weng-lin``).
+"""What the two Bayesian team systems share (SYSTEMS.md "Teams", ``trueskill``, ``weng-lin``): a
+skill belief N(mu, sigma^2), a side of weighted members, the standard normal distribution, the
+parameters both take, and the rater both are.
 
 Both TrueSkill (Herbrich, Minka, Graepel, NIPS 2006) and Weng-Lin (JMLR 12, 2011) hold a
 player's skill as a Gaussian belief: mean mu (the rating) and standard deviation sigma (the
 deviation). A game is a list of sides (a free-for-all is sides of one member); each member carries
 a weight in (0, 1], the share of the game it played (SYSTEMS.md "Teams"; default 1). Ranks are
-per side, 1 is best, equal ranks draw.
+per side, 1 is best, equal ranks draw. Before each game every member's sigma^2 grows by tau^2
+(the dynamics), and the leaderboard ranks by mu - ranking_multiplier * sigma.
 
 Everything here is immutable and pure; the standard normal functions are those of the papers
 (phi the density, Phi the distribution function, Phi^-1 its inverse), from :mod:`math` and
@@ -15,11 +17,26 @@ Everything here is immutable and pure; the standard normal functions are those o
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from statistics import NormalDist
+from typing import TypeVar
 
+from app.engine.base import RATING_LIMIT, BaseRater, require_finite, require_player_count
 from app.engine.errors import InvalidEvent
+from app.engine.params import SCALE_LIMIT, ParamSpec
+from app.engine.types import (
+    FULL_WEIGHT,
+    Change,
+    Game,
+    Json,
+    Outcome,
+    PlayerKey,
+    PlayerState,
+    Standing,
+    frozen,
+)
 
 #: 1 / sqrt(2 pi), the standard normal density at 0.
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -27,8 +44,57 @@ _SQRT2 = math.sqrt(2.0)
 _STANDARD_NORMAL = NormalDist()
 #: A side needs at least one member and a game at least two sides (SYSTEMS.md "Teams").
 MIN_SIDES = 2
-#: SYSTEMS.md "Teams": a weight is in (0, 1]; 1 is the whole game.
-FULL_WEIGHT = 1.0
+
+#: The defaults of both sources (Herbrich et al.; openskill, after Weng & Lin), SYSTEMS.md: a
+#: new player's mean 25 and deviation a third of it, the performance noise beta half of that,
+#: the dynamics tau a hundredth of the deviation. Herbrich et al. write tau = sigma / 100 and
+#: openskill 25 / 300, one unit in the last place apart: each system keeps its source's.
+MU = 25.0
+SIGMA = MU / 3.0
+BETA = SIGMA / 2.0
+TAU = SIGMA / 100.0
+#: SYSTEMS.md ``trueskill``/``weng-lin``: ``ranking_value`` = mu - 3 sigma (the skill is above it
+#: with probability Phi(3) = 99.87 %; openskill's ``ordinal``).
+RANKING_MULTIPLIER = 3.0
+#: Not from the sources: the leaderboard's mu - m sigma needs no more than ten deviations (the
+#: Glicko family's bound, for the same reason).
+RANKING_MULTIPLIER_MAX = 10.0
+#: Not from the sources: the smallest sigma (a new player's, or an adjusted one) and beta a
+#: ladder may set, a thousandth of a point (1/8,333 of the default sigma). The papers only need
+#: them positive; this floor keeps sigma^2, beta^2 and their reciprocals, and the draw margin
+#: (a multiple of beta), far from float underflow and overflow, so every division is finite.
+DEVIATION_MIN = 1e-3
+
+
+def mu_param(description: str) -> ParamSpec:
+    """``mu``, a new player's mean (25), on a rating's scale: within +-:data:`SCALE_LIMIT`."""
+    return ParamSpec("mu", "number", MU, description, minimum=-SCALE_LIMIT, maximum=SCALE_LIMIT)
+
+
+def spread_param(name: str, default: float, description: str) -> ParamSpec:
+    """``sigma`` or ``beta``: from :data:`DEVIATION_MIN` to :data:`SCALE_LIMIT`."""
+    return ParamSpec(
+        name, "number", default, description, minimum=DEVIATION_MIN, maximum=SCALE_LIMIT
+    )
+
+
+def tau_param(default: float, description: str) -> ParamSpec:
+    """``tau``, the dynamics (25/300): from 0 (none) to :data:`SCALE_LIMIT`. sigma^2 grows by at
+    most tau^2 a game, so even the largest tau needs some 10^280 games to overflow it."""
+    return ParamSpec("tau", "number", default, description, minimum=0.0, maximum=SCALE_LIMIT)
+
+
+def ranking_multiplier_param() -> ParamSpec:
+    """``ranking_multiplier`` (3), from 0 to :data:`RANKING_MULTIPLIER_MAX`."""
+    return ParamSpec(
+        "ranking_multiplier",
+        "number",
+        RANKING_MULTIPLIER,
+        "The leaderboard's ranking_value is mu - ranking_multiplier * sigma (3: the skill is "
+        "above it with probability 99.87 %).",
+        minimum=0.0,
+        maximum=RANKING_MULTIPLIER_MAX,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +119,31 @@ Side = tuple[Member, ...]
 Ratings = tuple[tuple[Gaussian, ...], ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Update:
+    """One game rated: every member's new belief, and the formula's terms the changes show
+    (JSON numbers): each side's (input order) and the game's."""
+
+    ratings: Ratings
+    sides: tuple[Mapping[str, Json], ...]
+    game: Mapping[str, Json]
+
+
+@dataclass(frozen=True, slots=True)
+class GaussianConfig:
+    """The parameters both systems take, checked and typed."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+    beta: float = BETA
+    tau: float = TAU
+    ranking_multiplier: float = RANKING_MULTIPLIER
+
+    def initial(self) -> Gaussian:
+        """A new player's belief N(mu, sigma^2)."""
+        return Gaussian(self.mu, self.sigma)
+
+
 def pdf(x: float) -> float:
     """phi(x), the standard normal density."""
     return _INV_SQRT_2PI * math.exp(-0.5 * x * x)
@@ -70,8 +161,7 @@ def ppf(p: float) -> float:
 
 
 def ranking_value(rating: Gaussian, multiplier: float) -> float:
-    """SYSTEMS.md ``trueskill``/``weng-lin``: ``ranking_value`` = mu - multiplier * sigma
-    (multiplier 3 by default: the skill is above it with probability Phi(3) = 99.87 %)."""
+    """SYSTEMS.md ``trueskill``/``weng-lin``: ``ranking_value`` = mu - multiplier * sigma."""
     return rating.mu - multiplier * rating.sigma
 
 
@@ -125,3 +215,124 @@ def rank_order(sides: Sequence[Side], ranks: Sequence[int]) -> list[int]:
         )
 
     return sorted(range(n), key=key)
+
+
+ConfigT = TypeVar("ConfigT", bound=GaussianConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class GaussianRater(BaseRater[ConfigT]):
+    """A Bayesian team system configured with a ladder's parameters: a state is a belief
+    (``rating`` = mu, ``deviation`` = sigma), a game is its sides (``Game.sides``), and a
+    subclass supplies the system's :meth:`update` and win probability."""
+
+    def belief(self, state: PlayerState) -> Gaussian:
+        """The belief a state holds (a state without a deviation: the initial sigma)."""
+        sigma = self.config.sigma if state.deviation is None else state.deviation
+        return Gaussian(state.rating, sigma)
+
+    def side(self, states: Sequence[PlayerState]) -> Side:
+        """A side of full members with these states (a proposed side: no weights)."""
+        return tuple(Member(self.belief(state)) for state in states)
+
+    def update(self, sides: Sequence[Side], ranks: Sequence[int]) -> Update:
+        """The system's rating of one game (its module's ``update``)."""
+        raise NotImplementedError
+
+    def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
+        return PlayerState(rating=self.config.mu, deviation=self.config.sigma)
+
+    def ranking_value(self, state: PlayerState) -> float:
+        return ranking_value(self.belief(state), self.config.ranking_multiplier)
+
+    def standing(self, state: PlayerState) -> Standing:
+        belief = self.belief(state)
+        return Standing(
+            rating=belief.mu,
+            deviation=belief.sigma,
+            ranking_value=ranking_value(belief, self.config.ranking_multiplier),
+        )
+
+    def validate_game(self, game: Game) -> None:
+        """Two sides or more (a free-for-all: two players or more) and weights in (0, 1]."""
+        if not game.has_teams:
+            require_player_count(game.participants, MIN_SIDES, None)
+        sides = len(game.sides)
+        if sides < MIN_SIDES:
+            raise InvalidEvent(
+                ("teams",), f"this system needs at least {MIN_SIDES} sides, got {sides}"
+            )
+        for index, p in enumerate(game.participants):
+            if not 0.0 < p.weight <= FULL_WEIGHT:
+                raise InvalidEvent(
+                    (*game.where(index), "weight"), f"must be in (0, 1], got {p.weight!r}"
+                )
+
+    def rate_game(
+        self,
+        game: Game,
+        before: Mapping[PlayerKey, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        """One change per participant in input order; ``details`` hold the member's terms
+        (weight, mu and sigma before and after, sigma with the dynamics, ranking values), its
+        side's (``side``) and the game's (the system's page lists them)."""
+        players = game.participants
+        keys = [PlayerKey(p.player) for p in players]
+        states = [before[key] for key in keys]
+        beliefs = [self.belief(state) for state in states]
+        sides = game.sides
+        result = self.update(
+            [tuple(Member(beliefs[i], players[i].weight) for i in s.indices) for s in sides],
+            [s.rank for s in sides],
+        )
+        tau2 = self.config.tau * self.config.tau
+        multiplier = self.config.ranking_multiplier
+        changes: dict[int, Change] = {}
+        for s, new, side_terms in zip(sides, result.ratings, result.sides, strict=True):
+            for i, after in zip(s.indices, new, strict=True):
+                prior = beliefs[i]
+                details: dict[str, Json] = {
+                    "weight": players[i].weight,
+                    "mu_before": prior.mu,
+                    "sigma_before": prior.sigma,
+                    "sigma_dynamics": math.sqrt(prior.sigma * prior.sigma + tau2),
+                    "mu_after": after.mu,
+                    "sigma_after": after.sigma,
+                    "ranking_value_before": ranking_value(prior, multiplier),
+                    "ranking_value_after": ranking_value(after, multiplier),
+                    "side": side_terms,
+                    **result.game,
+                }
+                state = PlayerState(rating=after.mu, deviation=after.sigma)
+                changes[i] = Change(keys[i], states[i], state, frozen(details))
+        return Outcome(changes=tuple(changes[i] for i in range(len(players))))
+
+    def adjusted_state(
+        self,
+        previous: PlayerState | None,
+        rating: float,
+        deviation: float | None,
+        volatility: float | None,
+        at: datetime,
+    ) -> PlayerState:
+        """An administrator's mu (within +-:data:`RATING_LIMIT`, as for plain systems) and
+        sigma (within the ``sigma`` parameter's range; omitted: the previous or initial one).
+        There is no volatility."""
+        require_finite(("rating",), rating)
+        if abs(rating) > RATING_LIMIT:
+            raise InvalidEvent(
+                ("rating",),
+                f"must be between {-RATING_LIMIT:g} and {RATING_LIMIT:g}, got {rating:g}",
+            )
+        if volatility is not None:
+            raise InvalidEvent(("volatility",), "this system has no volatility")
+        if deviation is None:
+            deviation = self.config.sigma if previous is None else self.belief(previous).sigma
+        require_finite(("deviation",), deviation)
+        if not DEVIATION_MIN <= deviation <= SCALE_LIMIT:
+            raise InvalidEvent(
+                ("deviation",),
+                f"must be between {DEVIATION_MIN:g} and {SCALE_LIMIT:g}, got {deviation:g}",
+            )
+        return PlayerState(rating=rating, deviation=deviation)

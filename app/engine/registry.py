@@ -16,6 +16,8 @@ from app.engine import (
     kinzett,
     nadf,
     naf,
+    trueskill,
+    weng_lin,
     wpe,
 )
 from app.engine.protocols import System
@@ -29,6 +31,8 @@ SYSTEMS: Mapping[str, System] = MappingProxyType(
             naf,
             glicko2,
             glicko,
+            trueskill,
+            weng_lin,
             nadf,
             kinzett,
             dptr,

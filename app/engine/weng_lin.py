@@ -1,5 +1,6 @@
 """Weng-Lin Bayesian approximation (SYSTEMS.md ``weng-lin``; R. C. Weng, C.-J. Lin, "A Bayesian
-Approximation Method for Online Ranking", JMLR 12, 2011): the arithmetic only, as pure functions.
+Approximation Method for Online Ranking", JMLR 12, 2011): the system, and its arithmetic as
+pure functions.
 
 A side i (team) of members j with beliefs N(mu_ij, sigma_ij^2) has strength mu_i = sum_j mu_ij
 and variance sigma_i^2 = sum_j sigma_ij^2, after the dynamics sigma_ij^2 += tau^2 of this game.
@@ -42,19 +43,41 @@ weight other than 1, each side's weights are rescaled to ``weight_bounds`` (open
 default [1, 2]: the side's smallest weight maps to 1, its largest to 2, a side of one member or
 of equal weights to 2 or 1) and a member's step is Omega * w (Delta * w) when the side gains
 and Omega / w (Delta / w) when it loses: a heavier member gains more and loses less. A game
-whose weights are all 1 is rated without weights. ``weight_bounds`` None uses the raw weights.
+whose weights are all 1 is rated without weights.
+
+Match quality: the system has none of its own (openskill's ``predict_draw`` is a draw
+probability under its own margin, not a quality), so the rater gives None and the service uses
+1 - |2p - 1| of the least even pair (API.md "Teams").
 """
 
 from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from app.engine.errors import InvalidParameter
-from app.engine.gaussian import FULL_WEIGHT, Gaussian, Ratings, Side, check_game, rank_order
+from app.engine.base import RatingSystem
+from app.engine.gaussian import (
+    BETA,
+    SIGMA,
+    Gaussian,
+    GaussianConfig,
+    GaussianRater,
+    Ratings,
+    Side,
+    Update,
+    check_game,
+    mu_param,
+    rank_order,
+    ranking_multiplier_param,
+    spread_param,
+    tau_param,
+)
+from app.engine.params import SCALE_LIMIT, ParamSpec
+from app.engine.protocols import SystemInfo
+from app.engine.types import FULL_WEIGHT, Json, PlayerState
 
 PLACKETT_LUCE = "plackett-luce"
 BRADLEY_TERRY_FULL = "bradley-terry-full"
@@ -69,25 +92,25 @@ MODELS = (
     THURSTONE_MOSTELLER_PART,
 )
 _PARTIAL = (BRADLEY_TERRY_PART, THURSTONE_MOSTELLER_PART)
+_BRADLEY_TERRY = (BRADLEY_TERRY_FULL, BRADLEY_TERRY_PART)
 
-#: openskill's defaults (SYSTEMS.md ``weng-lin``): mu 25, sigma 25/3, beta 25/6, kappa 1e-4,
-#: tau 25/300.
-MU = 25.0
-SIGMA = MU / 3.0
-BETA = SIGMA / 2.0
+#: openskill's defaults (SYSTEMS.md ``weng-lin``): kappa 1e-4, tau 25/300 written as openskill
+#: writes it (mu 25, sigma 25/3 and beta 25/6 are the defaults :mod:`app.engine.gaussian`
+#: shares with TrueSkill).
 KAPPA = 0.0001
-TAU = MU / 300.0
+TAU = 25.0 / 300.0
 #: openskill's draw margin of the Thurstone-Mosteller models.
 EPSILON = 0.1
 #: openskill's window of the partial-pairing models (sides compared on each side of i).
 WINDOW_SIZE = 4
+#: Not from the sources: the widest window, the most sides a game can have (the API takes at
+#: most 100 players a game); a wider window would compare nothing more.
+WINDOW_SIZE_MAX = 100
 #: openskill's ``weight_bounds``: each side's weights are rescaled to [1, 2].
 WEIGHT_BOUNDS = (1.0, 2.0)
 #: openskill's stand-in range when a side's weights are all equal (so they map to the lower
 #: bound) - a division guard, kept for agreement.
 FLAT_WEIGHT_RANGE = 0.0001
-#: SYSTEMS.md ``weng-lin``: ``ranking_value`` = mu - 3 sigma.
-RANKING_MULTIPLIER = 3.0
 #: openskill's guards of v, w, w~: Phi below machine epsilon counts as 0.
 _FLOAT_EPSILON = sys.float_info.epsilon
 #: openskill's guard of v~: a draw window of probability below this uses the limit -x -+ t.
@@ -101,47 +124,99 @@ pdf = _NORMAL.pdf
 #: Ranks of s in the pairwise models: 1 when i finished ahead of q, 1/2 level, 0 behind.
 _AHEAD, _LEVEL, _BEHIND = 1.0, 0.5, 0.0
 
+PARAMS: tuple[ParamSpec, ...] = (
+    ParamSpec(
+        "model",
+        "string",
+        PLACKETT_LUCE,
+        "The update rule: plackett-luce (the ranking as a sequence of choices), "
+        "bradley-terry-full / -part (logistic pairs: every pair, or neighbours within "
+        "window_size), thurstone-mosteller-full / -part (Gaussian pairs with draw margin "
+        "epsilon).",
+        choices=MODELS,
+    ),
+    mu_param("mu: the mean skill of a player before its first game."),
+    spread_param("sigma", SIGMA, "sigma: the deviation (uncertainty) of a new player's skill."),
+    spread_param("beta", BETA, "beta: the performance noise."),
+    ParamSpec(
+        "kappa",
+        "number",
+        KAPPA,
+        "kappa: the floor of the variance factor, so that sigma never collapses in one game "
+        "(sigma shrinks at most by sqrt(kappa)); 1: sigma never shrinks.",
+        minimum=0.0,
+        exclusive_minimum=True,
+        maximum=1.0,
+    ),
+    tau_param(TAU, "tau: the dynamics; every player's sigma^2 grows by tau^2 before each game."),
+    ParamSpec(
+        "epsilon",
+        "number",
+        EPSILON,
+        "epsilon: the draw margin of the Thurstone-Mosteller models (unused by the others).",
+        minimum=0.0,
+        maximum=SCALE_LIMIT,
+    ),
+    ParamSpec(
+        "window_size",
+        "integer",
+        WINDOW_SIZE,
+        "The partial models compare each side with the sides within this many places of it "
+        "in rank order (unused by the full models and Plackett-Luce).",
+        minimum=1,
+        maximum=WINDOW_SIZE_MAX,
+    ),
+    ranking_multiplier_param(),
+)
+
+INFO = SystemInfo(
+    id="weng-lin",
+    title="Weng-Lin (OpenSkill)",
+    kind="game",
+    description=(
+        "Weng and Lin's Bayesian approximation, as the openskill libraries implement it: each "
+        "player's skill is a belief N(mu, sigma^2); closed-form updates of every side from the "
+        "sides' ranks (equal ranks draw) by the model chosen: Plackett-Luce (default), "
+        "Bradley-Terry or Thurstone-Mosteller, full or partial pairing. Each member moves by "
+        "its share of its side's variance; sigma^2 grows by tau^2 before each game; "
+        "leaderboards rank by mu - 3 sigma. Teams, free-for-alls and weights (openskill's)."
+    ),
+    sources=(
+        "R. C. Weng, C.-J. Lin, A Bayesian Approximation Method for Online Ranking "
+        "(Journal of Machine Learning Research 12, 2011)",
+        "openskill.py 6.x (V. Bungus), its models and defaults",
+        "SYSTEMS.md: Teams, weng-lin, Win probability of one side over another",
+    ),
+    params=PARAMS,
+    rank_by="ranking_value",
+    sides=True,
+    weights=True,
+)
+
 
 @dataclass(frozen=True, slots=True)
-class WengLinConfig:
-    """The parameters of SYSTEMS.md ``weng-lin`` (ranges checked here)."""
+class WengLinConfig(GaussianConfig):
+    """A ladder's Weng-Lin parameters, checked and typed."""
 
-    model: str = PLACKETT_LUCE
-    mu: float = MU
-    sigma: float = SIGMA
-    beta: float = BETA
-    kappa: float = KAPPA
     tau: float = TAU
+    model: str = PLACKETT_LUCE
+    kappa: float = KAPPA
     epsilon: float = EPSILON
     window_size: int = WINDOW_SIZE
-    weight_bounds: tuple[float, float] | None = WEIGHT_BOUNDS
 
-    def __post_init__(self) -> None:
-        if self.model not in MODELS:
-            raise InvalidParameter("model", f"must be one of {', '.join(MODELS)}")
-        for name in ("mu", "sigma", "beta", "kappa", "tau", "epsilon"):
-            if not math.isfinite(getattr(self, name)):
-                raise InvalidParameter(name, "must be a finite number")
-        if self.sigma <= 0.0:
-            raise InvalidParameter("sigma", "must be > 0")
-        if self.beta <= 0.0:
-            raise InvalidParameter("beta", "must be > 0")
-        if not 0.0 < self.kappa < 1.0:
-            raise InvalidParameter("kappa", "must be in (0, 1)")
-        if self.tau < 0.0:
-            raise InvalidParameter("tau", "must be >= 0")
-        if self.epsilon < 0.0:
-            raise InvalidParameter("epsilon", "must be >= 0")
-        if self.window_size < 1:
-            raise InvalidParameter("window_size", "must be >= 1")
-        if self.weight_bounds is not None:
-            low, high = self.weight_bounds
-            if not (math.isfinite(high) and 0.0 < low <= high):
-                raise InvalidParameter("weight_bounds", "must be [low, high] with 0 < low <= high")
-
-    def initial(self) -> Gaussian:
-        """A new player's belief N(mu, sigma^2)."""
-        return Gaussian(self.mu, self.sigma)
+    @classmethod
+    def from_params(cls, params: Mapping[str, Json]) -> WengLinConfig:
+        return cls(
+            model=str(params["model"]),
+            mu=float(params["mu"]),
+            sigma=float(params["sigma"]),
+            beta=float(params["beta"]),
+            kappa=float(params["kappa"]),
+            tau=float(params["tau"]),
+            epsilon=float(params["epsilon"]),
+            window_size=int(params["window_size"]),
+            ranking_multiplier=float(params["ranking_multiplier"]),
+        )
 
 
 # --- the paper's functions of the Thurstone-Mosteller models (openskill's guards) -------------
@@ -199,19 +274,17 @@ def _logistic(x: float) -> float:
 _Steps = list[tuple[float, float]]
 
 
-def _plackett_luce(
-    config: WengLinConfig, mus: list[float], vars_: list[float], ranks: list[int]
-) -> _Steps:
+def _plackett_luce(c: float, mus: list[float], vars_: list[float], ranks: list[int]) -> _Steps:
     """Algorithm 4 (module docstring), over the rank groups.
 
     With the sides in rank order, the q with r(q) <= r(i) are the groups up to i's, and the
     A_g sides of a group g share S_g = sum_{s: r(s) >= r(g)} e^(mu_s / c), so
     Omega_i = sigma_i^2 / c (1 / A_i - sum_g p_{i,g}) and
-    Delta_i = gamma_i sigma_i^2 / c^2 sum_g p_{i,g} (1 - p_{i,g}), p_{i,g} = e^(mu_i / c) / S_g.
-    The S_g are kept as logarithms, so no e^(mu / c) overflows or vanishes.
+    Delta_i = gamma_i sigma_i^2 / c^2 sum_g p_{i,g} (1 - p_{i,g}), p_{i,g} = e^(mu_i / c) / S_g,
+    with c = sqrt(sum_i (sigma_i^2 + beta^2)) (given by :func:`update`). The S_g are kept as
+    logarithms, so no e^(mu / c) overflows or vanishes.
     """
     n = len(mus)
-    c = math.sqrt(sum(vars_) + n * config.beta * config.beta)
     scaled = [mu / c for mu in mus]
     # log S for the group starting at each index: suffix log-sum-exp of mu / c.
     log_suffix = scaled[:]
@@ -277,7 +350,7 @@ def _pairwise(
     """Algorithms 1-3: sum over every other side (``window`` None) or average over the sides
     within ``window`` places in rank order (partial pairing)."""
     n = len(mus)
-    bradley_terry = config.model in (BRADLEY_TERRY_FULL, BRADLEY_TERRY_PART)
+    bradley_terry = config.model in _BRADLEY_TERRY
     beta2 = config.beta * config.beta
     steps: _Steps = []
     for i in range(n):
@@ -308,11 +381,10 @@ def _pairwise(
     return steps
 
 
-def _normalized_weights(config: WengLinConfig, weights: list[float]) -> list[float]:
-    """openskill's per-side rescaling of the weights to ``weight_bounds`` (module docstring)."""
-    if config.weight_bounds is None:
-        return weights
-    low, high = config.weight_bounds
+def _normalized_weights(weights: list[float]) -> list[float]:
+    """openskill's per-side rescaling of the weights to :data:`WEIGHT_BOUNDS` (module
+    docstring)."""
+    low, high = WEIGHT_BOUNDS
     if len(weights) == 1:
         return [high]
     smallest = min(weights)
@@ -320,11 +392,13 @@ def _normalized_weights(config: WengLinConfig, weights: list[float]) -> list[flo
     return [(x - smallest) / spread * (high - low) + low for x in weights]
 
 
-def rate(config: WengLinConfig, sides: Sequence[Side], ranks: Sequence[int]) -> Ratings:
-    """The new belief of every member after one game (sides with ranks, 1 best, equal = draw).
-
-    Returns the sides and members in the input's order; every member's sigma includes the
-    dynamics tau of this game.
+def update(config: WengLinConfig, sides: Sequence[Side], ranks: Sequence[int]) -> Update:
+    """The new belief of every member after one game (sides with ranks, 1 best, equal = draw),
+    sides and members in the input's order (every sigma includes this game's dynamics tau),
+    with the formula's terms: each side's ``mu`` (mu_i), ``sigma_squared`` (sigma_i^2),
+    ``omega`` and ``delta`` (Omega_i, Delta_i) and, in a game with weights, the members'
+    ``weight_factors`` (the factor each step was multiplied by); the game's ``model`` and, for
+    Plackett-Luce, its ``c``.
     """
     check_game(sides, ranks)
     order = rank_order(sides, ranks)
@@ -347,8 +421,11 @@ def rate(config: WengLinConfig, sides: Sequence[Side], ranks: Sequence[int]) -> 
         mus.append(mu_sum)
         vars_.append(var_sum)
     sorted_ranks = [ranks[k] for k in order]
+    game: dict[str, Json] = {"model": config.model}
     if config.model == PLACKETT_LUCE:
-        steps = _plackett_luce(config, mus, vars_, sorted_ranks)
+        c = math.sqrt(sum(vars_) + len(mus) * config.beta * config.beta)
+        game["c"] = c
+        steps = _plackett_luce(c, mus, vars_, sorted_ranks)
     else:
         window = config.window_size if config.model in _PARTIAL else None
         steps = _pairwise(config, mus, vars_, sorted_ranks, window)
@@ -358,13 +435,21 @@ def rate(config: WengLinConfig, sides: Sequence[Side], ranks: Sequence[int]) -> 
 
     kappa = config.kappa
     result: list[tuple[Gaussian, ...]] = [()] * len(sides)
+    side_terms: list[Mapping[str, Json]] = [{}] * len(sides)
     for pos, k in enumerate(order):
         omega, delta = steps[pos]
         side_var = vars_[pos]
+        terms: dict[str, Json] = {
+            "mu": mus[pos],
+            "sigma_squared": side_var,
+            "omega": omega,
+            "delta": delta,
+        }
         if weighted:
             gains = omega > 0.0 if strict_gain else omega >= 0.0
-            weights = _normalized_weights(config, [m.weight for m in sides[k]])
+            weights = _normalized_weights([m.weight for m in sides[k]])
             factors = weights if gains else [1.0 / x for x in weights]
+            terms["weight_factors"] = factors
         else:
             factors = [FULL_WEIGHT] * len(sides[k])
         new_side = []
@@ -377,7 +462,13 @@ def rate(config: WengLinConfig, sides: Sequence[Side], ranks: Sequence[int]) -> 
                 )
             )
         result[k] = tuple(new_side)
-    return tuple(result)
+        side_terms[k] = terms
+    return Update(tuple(result), tuple(side_terms), game)
+
+
+def rate(config: WengLinConfig, sides: Sequence[Side], ranks: Sequence[int]) -> Ratings:
+    """The new belief of every member after one game (:func:`update` without its terms)."""
+    return update(config, sides, ranks).ratings
 
 
 def win_probability(config: WengLinConfig, a: Side, b: Side) -> float:
@@ -392,12 +483,17 @@ def win_probability(config: WengLinConfig, a: Side, b: Side) -> float:
     return cdf((mu_a - mu_b) / math.sqrt(var))
 
 
-def quality(config: WengLinConfig, sides: Sequence[Side]) -> float:
-    """API.md ``quality`` for systems without TrueSkill's: 1 - |2p - 1| for the least even pair
-    of sides (1 = a coin flip, 0 = a foregone result)."""
-    check_game(sides, [0] * len(sides))
-    return min(
-        1.0 - abs(2.0 * win_probability(config, sides[i], sides[j]) - 1.0)
-        for i in range(len(sides))
-        for j in range(i + 1, len(sides))
-    )
+@dataclass(frozen=True, slots=True)
+class WengLinRater(GaussianRater[WengLinConfig]):
+    """Weng-Lin configured with a ladder's parameters (match quality: None, module docstring)."""
+
+    def update(self, sides: Sequence[Side], ranks: Sequence[int]) -> Update:
+        return update(self.config, sides, ranks)
+
+    def side_win_probability(
+        self, side: Sequence[PlayerState], other: Sequence[PlayerState]
+    ) -> float | None:
+        return win_probability(self.config, self.side(side), self.side(other))
+
+
+SYSTEM = RatingSystem(info=INFO, config=WengLinConfig.from_params, rater=WengLinRater)

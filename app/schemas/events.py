@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, Field, field_validator, model_serializer, model_validator
 from pydantic_core import PydanticCustomError
@@ -77,6 +78,61 @@ class TeamPlayerIn(PartModel):
         return _without_unset(handler, self, ("faction", "weight"))
 
 
+class _Member(Protocol):
+    @property
+    def player(self) -> str: ...
+
+
+class _Side(Protocol):
+    @property
+    def team(self) -> str | None: ...
+
+    @property
+    def players(self) -> Sequence[_Member]: ...
+
+
+SideT = TypeVar("SideT", bound=BaseModel)
+
+
+def labelled_sides(teams: list[SideT]) -> list[SideT]:
+    """The sides with their labels filled in (default "1", "2", ... by position), once each
+    label and each player is known to appear once and the sides hold at most a game's
+    players: the rules of a game's ``teams`` (API.md "Teams"), for games and predictions."""
+    labels: set[str] = set()
+    seen: set[str] = set()
+    total = 0
+    for index, side in enumerate(cast(list[_Side], teams)):
+        label = side.team if side.team is not None else str(index + 1)
+        if label in labels:
+            raise ValueError(f"teams[{index}].team: label {label!r} appears twice")
+        labels.add(label)
+        for member, entry in enumerate(side.players):
+            if entry.player in seen:
+                raise ValueError(
+                    f"teams[{index}].players[{member}]: player {entry.player!r} appears twice"
+                )
+            seen.add(entry.player)
+        total += len(side.players)
+    if total > MAX_PLAYERS_PER_GAME:
+        raise ValueError(
+            f"teams: {total} players in all, more than the {MAX_PLAYERS_PER_GAME} a game may have"
+        )
+    return [
+        side if cast(_Side, side).team is not None else side.model_copy(update={"team": str(i + 1)})
+        for i, side in enumerate(teams)
+    ]
+
+
+def either_players_or_teams(players: object | None, teams: object | None) -> None:
+    """A body gives a free-for-all's ``players`` or a team game's ``teams``, exactly one."""
+    if (players is None) == (teams is None):
+        rule = "give either players (a free-for-all) or teams (sides), not both or neither"
+        where = "players" if players is not None else "teams"
+        raise PydanticCustomError(
+            "value_error", "{path}: {rule}", {"path": where, "rule": rule, "loc": (where,)}
+        )
+
+
 class TeamIn(PartModel):
     """One side of a team game: a label unique in the game (default its position, "1",
     "2", ...), its rank (1 is best, equal ranks draw) and its members."""
@@ -119,42 +175,12 @@ class GameBody(RequestModel):
     @field_validator("teams")
     @classmethod
     def _teams_valid(cls, teams: list[TeamIn] | None) -> list[TeamIn] | None:
-        if teams is None:
-            return None
-        labels: set[str] = set()
-        seen: set[str] = set()
-        total = 0
-        for index, side in enumerate(teams):
-            label = side.team if side.team is not None else str(index + 1)
-            if label in labels:
-                raise ValueError(f"teams[{index}].team: label {label!r} appears twice")
-            labels.add(label)
-            for member, entry in enumerate(side.players):
-                if entry.player in seen:
-                    raise ValueError(
-                        f"teams[{index}].players[{member}]: player {entry.player!r} appears twice"
-                    )
-                seen.add(entry.player)
-            total += len(side.players)
-        if total > MAX_PLAYERS_PER_GAME:
-            raise ValueError(
-                f"teams: {total} players in all, more than the {MAX_PLAYERS_PER_GAME} a game "
-                "may have"
-            )
         # Labels are stored filled in, so a game's changes and its GET name the same sides.
-        return [
-            side if side.team is not None else side.model_copy(update={"team": str(i + 1)})
-            for i, side in enumerate(teams)
-        ]
+        return None if teams is None else labelled_sides(teams)
 
     @model_validator(mode="after")
     def _players_or_teams(self) -> GameBody:
-        if (self.players is None) == (self.teams is None):
-            rule = "give either players (a free-for-all) or teams (sides), not both or neither"
-            where = "players" if self.players is not None else "teams"
-            raise PydanticCustomError(
-                "value_error", "{path}: {rule}", {"path": where, "rule": rule, "loc": (where,)}
-            )
+        either_players_or_teams(self.players, self.teams)
         return self
 
     @model_serializer(mode="wrap")

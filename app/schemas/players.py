@@ -39,6 +39,8 @@ class HistoryEntry(ResponseModel):
     at: datetime
     faction: str | None
     rank: int | None
+    #: The side the player was on in a team game (its label); null in a free-for-all.
+    team: str | None = None
     rating_before: float
     rating_after: float
     delta: float

@@ -16,3 +16,7 @@ class SystemOut(ResponseModel):
     duel: bool
     default_active_within_days: int | None
     rank_by: Literal["rating", "ranking_value"]
+    #: Rates sides of several players (API.md "Teams"); others take sides of one only.
+    sides: bool = False
+    #: Takes partial play (a player's ``weight`` below 1).
+    weights: bool = False

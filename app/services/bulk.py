@@ -7,13 +7,15 @@ player), and player profiles (``{"profile": {"player", "name"?, "country"?}}``, 
 /players body plus the player: the whole profile). ``export`` writes exactly that, so export
 then import into a new ladder reproduces its ratings and its players' profiles. CSV holds
 games only, one row per player (see ``CSV_COLUMNS``), with the player's profile in the
-columns ``name`` and ``country``.
+columns ``name`` and ``country``; a game whose rows name a ``team`` is a team game (API.md
+"Teams"), its sides in the order their first rows come, each row's ``rank`` its side's.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -50,6 +52,7 @@ from app.services.runtime import Runtime, body_hash, configure, now, require_lad
 CSV_COLUMNS = (
     "id", "played_at", "player", "rank", "faction", "centres", "eliminated_in",
     "rated", "tournament", "end_year", "event_coaches", "event_major", "name", "country",
+    "team", "weight",
 )  # fmt: skip
 #: Events per import transaction: large enough to amortise (each chunk rewrites the rating
 #: row of every player it touches: with 5,000 a 10,000-player ladder rewrote 6,000 rows per
@@ -96,7 +99,7 @@ class ProfileItem:
 def _kind_of(body: dict[str, Any]) -> str | None:
     if ADJUSTMENT_KEY in body:
         return ADJUSTMENT
-    if "players" in body:
+    if "players" in body or "teams" in body:
         return GAME
     if "standings" in body:
         return "tournament"
@@ -132,7 +135,8 @@ def read_jsonl(stream: TextIO) -> Parsed:
         if kind is None:
             parsed.errors.append(
                 LineError(
-                    number, "neither a game (players), a tournament (standings) nor an adjustment"
+                    number,
+                    "neither a game (players or teams), a tournament (standings) nor an adjustment",
                 )
             )
             continue
@@ -140,14 +144,19 @@ def read_jsonl(stream: TextIO) -> Parsed:
     return parsed
 
 
-#: CSV columns holding whole numbers, and those holding yes/no.
+#: CSV columns holding whole numbers, those holding (finite) numbers, and those holding yes/no.
 CSV_INTEGERS = frozenset({"rank", "centres", "eliminated_in", "end_year", "event_coaches"})
+CSV_NUMBERS = frozenset({"weight"})
 CSV_FLAGS = frozenset({"rated", "event_major"})
 #: Columns that describe the game rather than one player: every row of a game must agree.
 CSV_GAME_COLUMNS = (
     "played_at", "rated", "tournament", "end_year", "event_coaches", "event_major"
 )  # fmt: skip
-CSV_PLAYER_COLUMNS = ("player", "rank", "faction", "centres", "eliminated_in")
+CSV_PLAYER_COLUMNS = ("player", "rank", "faction", "centres", "eliminated_in", "weight")
+#: A team game's row is one member of its side: the side takes ``team`` and ``rank``, the
+#: member the rest (``centres`` and ``eliminated_in`` are kept so that the body's check
+#: refuses them, naming them, rather than losing them unseen).
+CSV_MEMBER_COLUMNS = tuple(c for c in CSV_PLAYER_COLUMNS if c != "rank")
 CSV_EVENT_COLUMNS = ("event_coaches", "event_major")
 CSV_TRUE = frozenset({"1", "true", "yes"})
 CSV_FALSE = frozenset({"0", "false", "no"})
@@ -160,6 +169,14 @@ def _csv_value(column: str, value: str) -> Any:
             return int(value)
         except ValueError:
             raise ValueError(f"{column}: {value!r} is not a whole number") from None
+    if column in CSV_NUMBERS:
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not math.isfinite(number):
+            raise ValueError(f"{column}: {value!r} is not a number")
+        return number
     if column in CSV_FLAGS:
         flag = value.strip().lower()
         if flag not in CSV_TRUE | CSV_FALSE:
@@ -170,34 +187,74 @@ def _csv_value(column: str, value: str) -> Any:
 
 @dataclass(slots=True)
 class _CsvGame:
-    """A game being read from CSV: its body, where it began, and its own columns."""
+    """A game being read from CSV: its body, where it began, its own columns and, in a team
+    game, each side's first line and entry in the body (by label)."""
 
     line: int
     body: dict[str, Any]
     columns: dict[str, Any]
+    sides: dict[str, tuple[int, dict[str, Any]]] | None = None
 
     @classmethod
     def starting(cls, line: int, values: dict[str, Any]) -> _CsvGame:
-        body: dict[str, Any] = {
-            "id": values.get("id"),
-            "played_at": values.get("played_at"),
-            "players": [],
-        }
+        body: dict[str, Any] = {"id": values.get("id"), "played_at": values.get("played_at")}
+        teams = "team" in values
+        body["teams" if teams else "players"] = []
         body.update({c: values[c] for c in ("rated", "tournament", "end_year") if c in values})
         event = {k.removeprefix("event_"): values[k] for k in CSV_EVENT_COLUMNS if k in values}
         if event:
             body["event"] = event
-        return cls(line, body, {c: values.get(c) for c in CSV_GAME_COLUMNS})
+        columns = {c: values.get(c) for c in CSV_GAME_COLUMNS}
+        return cls(line, body, columns, {} if teams else None)
+
+    def _first_row(self) -> str:
+        return f"line {self.line}, the first row of game {self.body['id']!r}"
 
     def disagreement(self, values: dict[str, Any]) -> str | None:
-        """How a further row contradicts the game's first row, if it does."""
+        """How a further row contradicts the game's earlier rows, if it does: the game's own
+        columns, whether a row names its side, and the rank of its side."""
         for column in CSV_GAME_COLUMNS:
             if values.get(column) != self.columns[column]:
                 return (
                     f"{column}: {values.get(column)!r} differs from {self.columns[column]!r} "
-                    f"on line {self.line}, the first row of game {self.body['id']!r}"
+                    f"on {self._first_row()}"
                 )
+        team = values.get("team")
+        if self.sides is None:
+            if team is not None:
+                return (
+                    f"team: {team!r}, but {self._first_row()}, names none: a game's rows all "
+                    "name their side (a team game) or none does (a free-for-all)"
+                )
+            return None
+        if team is None:
+            return (
+                f"team: empty, but {self._first_row()}, names a side: every row of a team "
+                "game names its side"
+            )
+        side = self.sides.get(team)
+        if side is not None and values.get("rank") != side[1].get("rank"):
+            return (
+                f"rank: {values.get('rank')!r} differs from {side[1].get('rank')!r} on line "
+                f"{side[0]}, the first row of side {team!r} of game {self.body['id']!r} (a "
+                "side has one rank)"
+            )
         return None
+
+    def add(self, line: int, values: dict[str, Any]) -> None:
+        """The row's player: a free-for-all's next player, or a member of its side."""
+        if self.sides is None:
+            self.body["players"].append({k: values[k] for k in CSV_PLAYER_COLUMNS if k in values})
+            return
+        team = values["team"]
+        if team not in self.sides:
+            side: dict[str, Any] = {"team": team, "players": []}
+            if "rank" in values:
+                side["rank"] = values["rank"]
+            self.sides[team] = (line, side)
+            self.body["teams"].append(side)
+        member = {k: values[k] for k in CSV_MEMBER_COLUMNS if k in values}
+        self.sides[team][1]["players"].append(member)
 
 
 def _csv_cells(row: dict[Any, Any], width: int) -> dict[str, Any] | str:
@@ -213,8 +270,8 @@ def _csv_cells(row: dict[Any, Any], width: int) -> dict[str, Any] | str:
 
 def read_csv(stream: TextIO) -> Parsed:
     """Games, one row per player; consecutive rows with the same ``id`` are one game, and
-    must agree on the game's own columns. A game with a bad row is reported once, at its
-    first bad row, and left out whole."""
+    must agree on the game's own columns (and in a team game, the rows of a side on its
+    rank). A game with a bad row is reported once, at its first bad row, and left out whole."""
     parsed = Parsed()
     reader = csv.DictReader(stream)
     unknown = set(reader.fieldnames or ()) - set(CSV_COLUMNS)
@@ -248,7 +305,7 @@ def read_csv(stream: TextIO) -> Parsed:
         if current is None or not continuing:
             current = _CsvGame.starting(reader.line_num, values)
             parsed.bodies.append((reader.line_num, GAME, current.body))
-        current.body["players"].append({k: values[k] for k in CSV_PLAYER_COLUMNS if k in values})
+        current.add(reader.line_num, values)
     parsed.profiles = profiles.lines()
     return parsed
 

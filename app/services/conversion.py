@@ -119,9 +119,11 @@ def _without(body: dict[str, Any], *names: str) -> dict[str, Any]:
 
 
 _GAME_KEYS = frozenset(
-    {"ladder", "id", "played_at", "rated", "event", "tournament", "end_year", "players"}
+    {"ladder", "id", "played_at", "rated", "event", "tournament", "end_year", "players", "teams"}
 )
-_PLAYER_KEYS = frozenset({"player", "rank", "faction", "centres", "eliminated_in"})
+_PLAYER_KEYS = frozenset({"player", "rank", "faction", "centres", "eliminated_in", "weight"})
+_SIDE_KEYS = frozenset({"team", "rank", "players"})
+_MEMBER_KEYS = frozenset({"player", "faction", "weight"})
 _EVENT_KEYS = frozenset({"id", "coaches", "major"})
 
 
@@ -129,13 +131,23 @@ def _optional(value: Any, kind: type) -> bool:
     return value is None or type(value) is kind
 
 
+def _weight(value: Any) -> float | None:
+    """A stored weight as the engine takes it (JSON may give a whole number as an int);
+    None when the value is not a plain number."""
+    if value is None:
+        return FULL_WEIGHT
+    if type(value) is float or type(value) is int:
+        return float(value)
+    return None
+
+
 def _stored_game(body: dict[str, Any]) -> Game | None:
     """The engine game of a stored body, read directly (a replay reads thousands a second).
 
     Stored bodies are ``GameIn`` dumps, validated when they were written; this reads only
-    bodies of exactly that shape (plain types, known keys, an explicit UTC offset) and
-    returns None for anything else, which then goes through ``GameBody`` as before. The
-    result equals ``game_to_engine(GameBody.model_validate(body))``.
+    bodies of exactly that shape (plain types, known keys, an explicit UTC offset, a team
+    game's labels filled in) and returns None for anything else, which then goes through
+    ``GameBody`` as before. The result equals ``game_to_engine(GameBody.model_validate(body))``.
     """
     if not _GAME_KEYS.issuperset(body):
         return None
@@ -144,13 +156,13 @@ def _stored_game(body: dict[str, Any]) -> Game | None:
     event = body.get("event")
     tournament = body.get("tournament")
     end_year = body.get("end_year")
-    players = body.get("players")
+    players, teams = body.get("players"), body.get("teams")
     if (
         type(played) is not str
         or type(rated) is not bool
         or not _optional(tournament, str)
         or not _optional(end_year, int)
-        or type(players) is not list
+        or (players is None) == (teams is None)
     ):
         return None
     try:
@@ -167,6 +179,24 @@ def _stored_game(body: dict[str, Any]) -> Game | None:
         if not _optional(event_id, str) or not _optional(coaches, int) or type(major) is not bool:
             return None
         context = EventContext(id=event_id, coaches=coaches, major=major)
+    participants = _stored_players(players) if teams is None else _stored_sides(teams)
+    if participants is None:
+        return None
+    return Game(
+        played_at=played_at.astimezone(UTC),
+        participants=participants,
+        rated=rated,
+        event=context,
+        tournament=tournament,
+        end_year=end_year,
+    )
+
+
+def _stored_players(players: Any) -> tuple[Participant, ...] | None:
+    """A stored free-for-all's participants, or None for a shape :func:`_stored_game` leaves
+    to ``GameBody``."""
+    if type(players) is not list:
+        return None
     participants = []
     for entry in players:
         if type(entry) is not dict or not _PLAYER_KEYS.issuperset(entry):
@@ -174,12 +204,14 @@ def _stored_game(body: dict[str, Any]) -> Game | None:
         player, rank = entry.get("player"), entry.get("rank")
         faction, centres = entry.get("faction"), entry.get("centres")
         eliminated_in = entry.get("eliminated_in")
+        weight = _weight(entry.get("weight"))
         if (
             type(player) is not str
             or type(rank) is not int
             or not _optional(faction, str)
             or not _optional(centres, int)
             or not _optional(eliminated_in, int)
+            or weight is None
         ):
             return None
         participants.append(
@@ -189,13 +221,32 @@ def _stored_game(body: dict[str, Any]) -> Game | None:
                 faction=faction,
                 centres=centres,
                 eliminated_in=eliminated_in,
+                weight=weight,
             )
         )
-    return Game(
-        played_at=played_at.astimezone(UTC),
-        participants=tuple(participants),
-        rated=rated,
-        event=context,
-        tournament=tournament,
-        end_year=end_year,
-    )
+    return tuple(participants)
+
+
+def _stored_sides(teams: Any) -> tuple[Participant, ...] | None:
+    """A stored team game's participants, side by side (as :func:`game_to_engine` lists
+    them), or None for a shape :func:`_stored_game` leaves to ``GameBody``."""
+    if type(teams) is not list:
+        return None
+    participants = []
+    for side in teams:
+        if type(side) is not dict or not _SIDE_KEYS.issuperset(side):
+            return None
+        team, rank, members = side.get("team"), side.get("rank"), side.get("players")
+        if type(team) is not str or type(rank) is not int or type(members) is not list:
+            return None
+        for entry in members:
+            if type(entry) is not dict or not _MEMBER_KEYS.issuperset(entry):
+                return None
+            player, faction = entry.get("player"), entry.get("faction")
+            weight = _weight(entry.get("weight"))
+            if type(player) is not str or not _optional(faction, str) or weight is None:
+                return None
+            participants.append(
+                Participant(player=player, rank=rank, faction=faction, team=team, weight=weight)
+            )
+    return tuple(participants)

@@ -103,7 +103,10 @@ def _change_dict(change: Change) -> dict[str, Any]:
 def _change_out(
     runtime: Runtime, change: Mapping[str, Any], faction_shown: str | None
 ) -> ChangeOut:
-    standing = runtime.standing(decode_state(change["state_after"])) if runtime.info.duel else None
+    # Systems that rank by a conservative value (Glicko's, TrueSkill's mu - 3 sigma) show it
+    # on each change, as the engine's own changes do.
+    shows_value = runtime.info.duel or runtime.info.rank_by == "ranking_value"
+    standing = runtime.standing(decode_state(change["state_after"])) if shows_value else None
     return ChangeOut(
         player=change["player"],
         faction=faction_shown,

@@ -1,6 +1,7 @@
-"""Heavy reads (predictions, what-if): their caps, their weight in the rate limit, and the
-signal that tells a computation its client has gone (``Cancel``). Where they run, in a few
-slots per process watched for disconnects, is the web layer's: ``app/api/heavy.py``.
+"""Heavy reads (predictions, matchmaking, what-if): their caps, their weight in the rate
+limit, and the signal that tells a computation its client has gone (``Cancel``). Where they
+run, in a few slots per process watched for disconnects, is the web layer's:
+``app/api/heavy.py``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from app.schemas.predictions import PredictionIn
 #: A prediction counts as one request per this many amounts it shows (players times
 #: opponents or placements): up to a 10-player table is one request, 100 players are 100.
 AMOUNTS_PER_REQUEST = 100
+#: The amounts of a two-player prediction (players times players).
+PAIR_AMOUNTS = 2 * 2
 #: A what-if counts as one request per this many events it replays.
 EVENTS_PER_REQUEST = 1_000
 
@@ -48,6 +51,18 @@ def prediction_weight(players: int, placements: int | None) -> int:
     return max(1, math.ceil(amounts / AMOUNTS_PER_REQUEST))
 
 
+def balance_weight(players: int) -> int:
+    """What a balance counts for: as a prediction of its players (each split scored is a
+    table of them; 16 players are 3 requests, 100 players 100)."""
+    return prediction_weight(players, None)
+
+
+def opponents_weight(limit: int) -> int:
+    """What an opponents search counts for: ``limit`` two-player predictions, each of 2 x 2
+    amounts as :func:`prediction_weight` counts them, at least 1 (100 opponents are 4)."""
+    return max(1, math.ceil(limit * PAIR_AMOUNTS / AMOUNTS_PER_REQUEST))
+
+
 def whatif_weight(events: int) -> int:
     """What a what-if counts for: the events it replays per :data:`EVENTS_PER_REQUEST`."""
     return max(1, math.ceil(events / EVENTS_PER_REQUEST))
@@ -69,10 +84,10 @@ def _instead(setting: str) -> str:
 
 def check_prediction(settings: Settings, body: PredictionIn) -> None:
     """The caps on what one prediction may cost (422 naming the setting)."""
-    players = len(body.players)
+    players = body.player_count
     if players > settings.max_prediction_players:
         raise Invalid.at(
-            ("players",),
+            ("teams" if body.teams is not None else "players",),
             f"at most {settings.max_prediction_players} players per prediction "
             f"(RATINGS_MAX_PREDICTION_PLAYERS), got {players}: predict a smaller table, "
             + _instead("RATINGS_MAX_PREDICTION_PLAYERS"),

@@ -31,6 +31,8 @@ def describe_system(info: SystemInfo) -> SystemOut:
         duel=info.duel,
         default_active_within_days=info.default_active_within_days,
         rank_by=info.rank_by,
+        sides=info.sides,
+        weights=info.weights,
     )
 
 

@@ -128,6 +128,7 @@ def _history_entry(change: Change, event: Event) -> HistoryEntry:
         at=change.occurred_at,
         faction=_faction_out(change.faction),
         rank=change.rank,
+        team=change.team,
         rating_before=change.rating_before,
         rating_after=change.rating_after,
         delta=change.rating_after - change.rating_before,
@@ -139,6 +140,15 @@ def _history_entry(change: Change, event: Event) -> HistoryEntry:
     )
 
 
+def _team_of(body: dict[str, Any], player: str) -> str | None:
+    """The side ``player`` was on in a stored team game, from its body (a void keeps its
+    changes' values but not their side, and a player is on one side of a game)."""
+    for side in body.get("teams") or ():
+        if any(member["player"] == player for member in side["players"]):
+            return str(side["team"])
+    return None
+
+
 def _voided_entry(event: Event, snapshot: dict[str, Any]) -> HistoryEntry:
     """A voided event as it was applied, flagged voided (it changes nothing now)."""
     return HistoryEntry(
@@ -148,6 +158,7 @@ def _voided_entry(event: Event, snapshot: dict[str, Any]) -> HistoryEntry:
         at=event.occurred_at,
         faction=_faction_out(snapshot["faction"]),
         rank=snapshot["rank"],
+        team=_team_of(event.body, snapshot["player"]),
         rating_before=snapshot["rating_before"],
         rating_after=snapshot["rating_after"],
         delta=snapshot["rating_after"] - snapshot["rating_before"],

@@ -6,16 +6,21 @@ sole winner, and the draw), or less where ``app.engine.swings`` has a shortcut (
 Glicko-2: the terms that do not depend on the result, once per player); a tournament costs
 one call of the system's standing rule per player and placement. The players' states are read
 first and the connection released before anything is computed (a heavy read,
-app.services.heavy). Win probabilities use each duel system's
-expected score E; for a table of N players the per-player probability is Luce's choice rule
-over the pairwise odds, P_i = 1 / (1 + sum_j (1 - E_ij) / E_ij), which is E for N = 2.
+app.services.heavy).
+
+Win probabilities are each system's p(a ahead of b) of SYSTEMS.md "Win probability of one side
+over another" (``GameRater.side_win_probability``; Glicko: Glickman's prediction with both
+deviations, not the update's E). For a table of N sides a side's chance to finish first alone
+is Luce's choice rule over its pairwise odds, P_i = 1 / (1 + sum_j (1 - p_ij) / p_ij), which is
+p for N = 2; ``quality`` is the table's (app.engine.matchmaking). A team game (``teams``) is
+rated once per side winning alone, the other sides tied behind it, and once drawn.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import cast
 
@@ -23,13 +28,14 @@ from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.core.errors import Invalid
-from app.engine import swings
+from app.engine import matchmaking, swings
 from app.engine.errors import InvalidEvent
-from app.engine.ledger import rate_event
+from app.engine.ledger import rate_event, validate_game
 from app.engine.placements import Place, StandingRule, StandingsRater
-from app.engine.protocols import DuelRater, GameRater, TournamentRater, key_for
+from app.engine.protocols import GameRater, TournamentRater, key_for
 from app.engine.swings import Swings
 from app.engine.types import (
+    FULL_WEIGHT,
     EventContext,
     Game,
     Json,
@@ -44,11 +50,14 @@ from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingRepository
 from app.schemas.predictions import (
     LossRange,
+    MemberPrediction,
     PairPrediction,
     PlacementPrediction,
     PlayerPrediction,
     PredictionIn,
-    PredictionPlayerIn,
+    TeamPairPrediction,
+    TeamPrediction,
+    TeamPredictionOut,
 )
 from app.schemas.predictions import PredictionOut as Out
 from app.services.heavy import Cancel
@@ -77,7 +86,9 @@ class Inputs:
     states: dict[PlayerKey, PlayerState]
 
 
-def predict(db: Database, body: PredictionIn, cancel: Cancel | None = None) -> Out:
+def predict(
+    db: Database, body: PredictionIn, cancel: Cancel | None = None
+) -> Out | TeamPredictionOut:
     """The prediction: the players' states are read in a short transaction, then the amounts
     are computed with the connection back in the pool (checking ``cancel`` as they go)."""
     inputs = db.run(lambda session: read_inputs(session, body), write=False)
@@ -85,9 +96,17 @@ def predict(db: Database, body: PredictionIn, cancel: Cancel | None = None) -> O
 
 
 def read_inputs(session: Session, body: PredictionIn) -> Inputs:
-    ladder = require_ladder(LadderRepository(session).get(body.ladder), body.ladder)
+    return read_states(session, body.ladder, [(m.player, m.faction) for m in _members(body)])
+
+
+def read_states(
+    session: Session, ladder_id: str, players: Sequence[tuple[str, str | None]]
+) -> Inputs:
+    """The ladder's runtime and the states of ``players`` (player, faction): a player without
+    a rating at the system's initial state."""
+    ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
     runtime = runtime_for(ladder)
-    keys = [key_for(runtime.info, p.player, p.faction) for p in body.players]
+    keys = [key_for(runtime.info, player, faction) for player, faction in players]
     rows = RatingRepository(session).rows(ladder.id, [db_key(k) for k in keys])
     ladder_state: Mapping[str, Json] = dict(ladder.state)
     states: dict[PlayerKey, PlayerState] = {}
@@ -100,13 +119,44 @@ def read_inputs(session: Session, body: PredictionIn) -> Inputs:
     return Inputs(runtime, ladder_state, keys, states)
 
 
-def compute(inputs: Inputs, body: PredictionIn, cancel: Cancel, at: datetime | None = None) -> Out:
+def compute(
+    inputs: Inputs, body: PredictionIn, cancel: Cancel, at: datetime | None = None
+) -> Out | TeamPredictionOut:
     """The prediction from what was read, as if played ``at`` (default: now)."""
     moment = at or datetime.now(UTC)
     with engine_refusals():
         if inputs.runtime.info.kind == "tournament":
+            if body.teams is not None:
+                raise Invalid.at(
+                    ("teams",),
+                    f"system {inputs.runtime.info.id!r} ranks players in tournaments: "
+                    "predict its players and placements, not teams",
+                )
             return _tournament(body, inputs, cancel, moment)
+        if body.teams is not None:
+            return _teams(body, inputs, cancel, moment)
         return _game(body, inputs, cancel, moment)
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A player of a predicted game as the request names it, and its side (index)."""
+
+    player: str
+    faction: str | None
+    weight: float | None
+    side: int
+
+
+def _members(body: PredictionIn) -> list[Member]:
+    """The players of the prediction in input order (a team game's side after side)."""
+    if body.teams is None:
+        return [Member(p.player, p.faction, None, i) for i, p in enumerate(body.table)]
+    return [
+        Member(m.player, m.faction, m.weight, side)
+        for side, team in enumerate(body.teams)
+        for m in team.players
+    ]
 
 
 def _context(body: PredictionIn) -> EventContext | None:
@@ -117,28 +167,50 @@ def _context(body: PredictionIn) -> EventContext | None:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """A table to predict: its players (as the request names them) and their states."""
+    """A game to predict: its players (as the request names them), their keys, and its sides
+    (their labels in a team game, None in a free-for-all, where each player is a side)."""
 
-    players: list[PredictionPlayerIn]
+    members: list[Member]
     keys: list[PlayerKey]
+    labels: list[str] | None
     played_at: datetime
     event: EventContext | None
 
-    def game(self, ranks: list[int]) -> Game:
+    @property
+    def sides(self) -> int:
+        return len(self.labels) if self.labels is not None else len(self.members)
+
+    def game(self, side_ranks: list[int]) -> Game:
+        """The game with each side at its rank."""
+        labels = self.labels
         return Game(
             played_at=self.played_at,
             participants=tuple(
-                Participant(player=k.player, rank=r, faction=p.faction)
-                for k, r, p in zip(self.keys, ranks, self.players, strict=True)
+                Participant(
+                    player=k.player,
+                    rank=side_ranks[m.side],
+                    faction=m.faction,
+                    team=None if labels is None else labels[m.side],
+                    weight=FULL_WEIGHT if m.weight is None else m.weight,
+                )
+                for k, m in zip(self.keys, self.members, strict=True)
             ),
             event=self.event,
         )
 
     def sole_winner(self, winner: int) -> Game:
-        return self.game([WINNER_RANK if j == winner else LOSER_RANK for j in range(len(self))])
+        """Side ``winner`` first alone, every other side tied behind it."""
+        return self.game([WINNER_RANK if s == winner else LOSER_RANK for s in range(self.sides)])
 
     def drawn(self) -> Game:
-        return self.game([WINNER_RANK] * len(self))
+        return self.game([WINNER_RANK] * self.sides)
+
+    def side_states(self, states: Mapping[PlayerKey, PlayerState]) -> list[list[PlayerState]]:
+        """Each side's members' states, side by side."""
+        result: list[list[PlayerState]] = [[] for _ in range(self.sides)]
+        for key, member in zip(self.keys, self.members, strict=True):
+            result[member.side].append(states[key])
+        return result
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -148,29 +220,33 @@ def _swings(table: Table, inputs: Inputs, cancel: Cancel) -> tuple[Swings, Calla
     """The table's swings, and how to ask whether the system rates the draw (asked of a
     table, not of each of its pairs).
 
-    Systems with a shortcut (app.engine.swings) give them directly and rate draws; any other
-    game system has each outcome rated by the engine: one game per sole winner (whose changes
-    hold the winner's ``if_win`` and every other player's loss to it) and the draw.
+    ``loss[i][s]`` is player i's change when side s wins alone. Free-for-alls of systems with
+    a shortcut (app.engine.swings) give them directly and rate draws; any other game has each
+    outcome rated by the engine: one game per side winning alone (whose changes hold its
+    members' ``if_win`` and every other player's loss to it) and the draw.
     """
     runtime = inputs.runtime
     rater = cast(GameRater, runtime.rater)
     drawn_game = table.drawn()
     for probe in (table.sole_winner(0), drawn_game):
-        rater.validate_game(probe)
-    fast = swings.table_swings(rater, drawn_game, inputs.states)
-    if fast is not None:
-        return fast, lambda: True
+        validate_game(runtime.info, rater, probe)
+    if table.labels is None:
+        fast = swings.table_swings(rater, drawn_game, inputs.states)
+        if fast is not None:
+            return fast, lambda: True
     outcomes = []
-    for winner in range(len(table)):
+    for winner in range(table.sides):
         cancel.check()
         outcomes.append(_rate(table.sole_winner(winner), inputs))
     drawn = _rate(drawn_game, inputs)
-    n = len(table)
+    side_of = [m.side for m in table.members]
     result = Swings(
-        win=tuple(outcomes[i].changes[i].delta for i in range(n)),
+        win=tuple(outcomes[side_of[i]].changes[i].delta for i in range(len(table))),
         loss=tuple(
-            tuple(0.0 if j == i else outcomes[j].changes[i].delta for j in range(n))
-            for i in range(n)
+            tuple(
+                0.0 if s == side_of[i] else outcomes[s].changes[i].delta for s in range(table.sides)
+            )
+            for i in range(len(table))
         ),
         draw=tuple(change.delta for change in drawn.changes),
     )
@@ -179,7 +255,7 @@ def _swings(table: Table, inputs: Inputs, cancel: Cancel) -> tuple[Swings, Calla
 
 def _rate(game: Game, inputs: Inputs) -> Outcome:
     rater = cast(GameRater, inputs.runtime.rater)
-    rater.validate_game(game)
+    validate_game(inputs.runtime.info, rater, game)
     return rate_event(inputs.runtime.info, rater, game, inputs.states, inputs.ladder_state)
 
 
@@ -191,8 +267,8 @@ def _draws_rated(table: Table, inputs: Inputs, drawn: Outcome, first_wins: Outco
     """Whether the system gives a shared first place anything, asked of the engine.
 
     A draw that moves a state is rated. One that moves nothing may still be rated between
-    equal players (Elo: E = 1/2 against everyone), so the draw is rated again with the first
-    player at the state its win gives it: a rated draw then moves someone (SYSTEMS.md
+    equal sides (Elo: E = 1/2 against everyone), so the draw is rated again with the first
+    player at the state its side's win gives it: a rated draw then moves someone (SYSTEMS.md
     "fundox": under ``draw_policy`` "none" nothing moves either way).
     """
     if _changed(drawn):
@@ -209,14 +285,30 @@ def _draws_rated(table: Table, inputs: Inputs, drawn: Outcome, first_wins: Outco
     return _changed(_rate(table.drawn(), apart))
 
 
+def _table(body: PredictionIn, inputs: Inputs, played_at: datetime) -> Table:
+    labels = None if body.teams is None else [str(team.team) for team in body.teams]
+    return Table(_members(body), inputs.keys, labels, played_at, _context(body))
+
+
+def _probabilities(
+    table: Table, inputs: Inputs
+) -> tuple[list[list[float | None]] | None, float | None]:
+    """Every ordered pair of sides' win probability (None where the system has none) and the
+    table's quality."""
+    rater = cast(GameRater, inputs.runtime.rater)
+    sides = table.side_states(inputs.states)
+    return matchmaking.pair_probabilities(rater, sides), matchmaking.quality(rater, sides)
+
+
 def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetime) -> Out:
     keys, states, runtime = inputs.keys, inputs.states, inputs.runtime
     if len(keys) < 2:
         raise Invalid.at(("players",), "a game needs at least 2 players")
-    event = _context(body)
-    table = Table(list(body.players), keys, played_at, event)
+    table = _table(body, inputs, played_at)
     amounts, ask_draws = _swings(table, inputs, cancel)
     draws_rated = ask_draws()
+    cancel.check()
+    p, quality = _probabilities(table, inputs)
     n = len(keys)
     players: list[PlayerPrediction] = []
     for i, key in enumerate(keys):
@@ -224,9 +316,9 @@ def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetim
         players.append(
             PlayerPrediction(
                 player=key.player,
-                faction=body.players[i].faction,
+                faction=table.members[i].faction,
                 rating=states[key].rating,
-                win_probability=_table_win_probability(runtime, keys, states, i),
+                win_probability=None if p is None else matchmaking.luce(p, i),
                 if_win=amounts.win[i],
                 if_draw=amounts.draw[i] if draws_rated else None,
                 if_loss=LossRange(min=min(losses), max=max(losses)),
@@ -234,26 +326,7 @@ def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetim
         )
     pairs: list[PairPrediction] = []
     if runtime.info.duel:
-        # A system with a shortcut gives both players' amounts from one rating of the pair;
-        # any other rates each ordered pair, the two listed as a game of them would list them.
-        both = swings.has_shortcut(cast(GameRater, runtime.rater))
-        amounts_of: dict[tuple[int, int], tuple[float, float | None, float]] = {}
-        for i in range(n):
-            cancel.check()
-            for j in range(n):
-                if i == j or (both and (i, j) in amounts_of):
-                    continue
-                pair = Table(
-                    [body.players[i], body.players[j]], [keys[i], keys[j]], played_at, event
-                )
-                amount, _ = _swings(pair, inputs, cancel)
-                for me, (a, b) in enumerate(((i, j), (j, i))[: 2 if both else 1]):
-                    amounts_of[a, b] = (
-                        amount.win[me],
-                        amount.draw[me] if draws_rated else None,
-                        amount.loss[me][1 - me],
-                    )
-        duel = cast(DuelRater, runtime.rater)
+        amounts_of = _pair_amounts(table, inputs, cancel, draws_rated)
         for i, key in enumerate(keys):
             for j, other in enumerate(keys):
                 if i != j:
@@ -262,30 +335,96 @@ def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetim
                         PairPrediction(
                             player=key.player,
                             opponent=other.player,
-                            win_probability=duel.expected_score(states[key], states[other]),
+                            win_probability=None if p is None else p[i][j],
                             if_win=if_win,
                             if_draw=if_draw,
                             if_loss=if_loss,
                         )
                     )
-    return Out(ladder=body.ladder, players=players, pairs=pairs)
+    return Out(ladder=body.ladder, players=players, pairs=pairs, quality=quality)
 
 
-def _table_win_probability(
-    runtime: Runtime, keys: list[PlayerKey], states: dict[PlayerKey, PlayerState], i: int
-) -> float | None:
-    if not runtime.info.duel:
-        return None
-    duel = cast(DuelRater, runtime.rater)
-    odds_against = 0.0
-    for j, other in enumerate(keys):
-        if j == i:
-            continue
-        expected = duel.expected_score(states[keys[i]], states[other])
-        if expected <= 0.0:
-            return 0.0
-        odds_against += (1.0 - expected) / expected
-    return 1.0 / (1.0 + odds_against)
+def _pair_amounts(
+    table: Table, inputs: Inputs, cancel: Cancel, draws_rated: bool
+) -> dict[tuple[int, int], tuple[float, float | None, float]]:
+    """(if_win, if_draw, if_loss) of player i in a game of i and j alone, for every ordered
+    pair. A system with a shortcut gives them all from one preparation of the table
+    (``swings.pair_swings``); any other rates each ordered pair, the two listed as a game of
+    them would list them."""
+    rater = cast(GameRater, inputs.runtime.rater)
+    fast = swings.pair_swings(rater, table.drawn(), inputs.states)
+    if fast is not None:
+        return {
+            pair: (win, draw if draws_rated else None, loss)
+            for pair, (win, draw, loss) in fast.items()
+        }
+    n = len(table)
+    amounts_of: dict[tuple[int, int], tuple[float, float | None, float]] = {}
+    for i in range(n):
+        cancel.check()
+        for j in range(n):
+            if i == j:
+                continue
+            pair = Table(
+                [replace(table.members[i], side=0), replace(table.members[j], side=1)],
+                [table.keys[i], table.keys[j]],
+                None,
+                table.played_at,
+                table.event,
+            )
+            amount, _ = _swings(pair, inputs, cancel)
+            amounts_of[i, j] = (
+                amount.win[0],
+                amount.draw[0] if draws_rated else None,
+                amount.loss[0][1],
+            )
+    return amounts_of
+
+
+def _teams(
+    body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetime
+) -> TeamPredictionOut:
+    """A team game (API.md "Teams"): each member's change if its side wins alone (the other
+    sides tied behind it), if every side draws, and over which other side wins alone; each
+    side's chance to win, every ordered pair's, and the game's quality."""
+    assert body.teams is not None
+    table = _table(body, inputs, played_at)
+    amounts, ask_draws = _swings(table, inputs, cancel)
+    draws_rated = ask_draws()
+    cancel.check()
+    p, quality = _probabilities(table, inputs)
+    labels = table.labels
+    assert labels is not None
+    members: list[list[MemberPrediction]] = [[] for _ in labels]
+    for i, (key, member) in enumerate(zip(inputs.keys, table.members, strict=True)):
+        losses = [amounts.loss[i][s] for s in range(len(labels)) if s != member.side]
+        members[member.side].append(
+            MemberPrediction(
+                player=key.player,
+                faction=member.faction,
+                rating=inputs.states[key].rating,
+                if_win=amounts.win[i],
+                if_draw=amounts.draw[i] if draws_rated else None,
+                if_loss=LossRange(min=min(losses), max=max(losses)),
+            )
+        )
+    teams = [
+        TeamPrediction(
+            team=label,
+            win_probability=None if p is None else matchmaking.luce(p, s),
+            players=members[s],
+        )
+        for s, label in enumerate(labels)
+    ]
+    pairs = [
+        TeamPairPrediction(
+            team=labels[a], opponent=labels[b], win_probability=None if p is None else p[a][b]
+        )
+        for a in range(len(labels))
+        for b in range(len(labels))
+        if a != b
+    ]
+    return TeamPredictionOut(ladder=body.ladder, teams=teams, pairs=pairs, quality=quality)
 
 
 def _tournament(body: PredictionIn, inputs: Inputs, cancel: Cancel, at: datetime) -> Out:
@@ -328,7 +467,7 @@ def _tournament(body: PredictionIn, inputs: Inputs, cancel: Cancel, at: datetime
 
     rules: dict[int | None, StandingRule | None] = {}
     players: list[PlayerPrediction] = []
-    for number, (key, player) in enumerate(zip(inputs.keys, body.players, strict=True)):
+    for number, (key, player) in enumerate(zip(inputs.keys, body.table, strict=True)):
         cancel.check()
         first = body.placements[0]
         standing = Placement(key.player, first, player.centres)

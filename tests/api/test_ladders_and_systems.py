@@ -9,7 +9,7 @@ from tests.helpers import game, make_ladder, post_game
 pytestmark = pytest.mark.anyio
 
 SYSTEMS_OF_THE_PRODUCT = {
-    "elo", "fundox", "naf", "glicko2", "glicko",
+    "elo", "fundox", "naf", "glicko2", "glicko", "trueskill", "weng-lin",
     "nadf", "kinzett", "dptr", "cdiplo", "wpe", "daanz",
 }  # fmt: skip
 

@@ -6,10 +6,15 @@ the hypothetical event, the table re-rated once per player and outcome, and draw
 Fundox's ``draw_policy``. The prediction now rates each outcome once (or uses the shortcuts
 of ``app.engine.swings``) and asks the engine whether draws count; over random small tables
 and states of every system the two must give the same floats.
+
+Win probabilities are SYSTEMS.md's "Win probability of one side over another", written out
+here from its formulas (for Glicko, Glickman's prediction with both deviations), and a table's
+per-player probability Luce's rule over them.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, cast
@@ -29,7 +34,7 @@ from app.engine.types import (
     PlayerState,
     Tournament,
 )
-from app.schemas.predictions import PredictionIn
+from app.schemas.predictions import PredictionIn, PredictionOut
 from app.services.heavy import Cancel
 from app.services.predictions import Inputs, compute
 from app.services.runtime import Runtime, configure
@@ -38,6 +43,31 @@ AT = datetime(2026, 6, 15, 12, 0, tzinfo=UTC)
 TABLES_PER_SYSTEM = 12
 
 # --- The former algorithm (reference) ----------------------------------------------------------
+
+#: SYSTEMS.md: the logistic scales of the Elo family's pair probability.
+LOGISTIC_SCALE = {"elo": 400.0, "fundox": 800.0, "naf": 150.0}
+#: Glickman's q = ln 10 / 400 and the family's initial RD (a state without one).
+GLICKO_Q = math.log(10) / 400
+INITIAL_RD = 350.0
+
+
+def reference_probability(
+    system: str, params: dict[str, Any], a: PlayerState, b: PlayerState
+) -> float:
+    """p(a ahead of b), SYSTEMS.md "Win probability of one side over another"."""
+    if system in LOGISTIC_SCALE:
+        scale = float(params.get("scale", LOGISTIC_SCALE[system]))
+        return 1 / (1 + 10 ** ((b.rating - a.rating) / scale))
+    rd_a = INITIAL_RD if a.deviation is None else a.deviation
+    rd_b = INITIAL_RD if b.deviation is None else b.deviation
+    rd = math.sqrt(rd_a**2 + rd_b**2)
+    g = 1 / math.sqrt(1 + 3 * GLICKO_Q**2 * rd**2 / math.pi**2)
+    return 1 / (1 + 10 ** (-g * (a.rating - b.rating) / 400))
+
+
+def reference_luce(probabilities: list[float]) -> float:
+    """Luce's choice rule: 1 / (1 + sum_j (1 - p_j) / p_j) over a player's pair probabilities."""
+    return 1 / (1 + sum((1 - p) / p for p in probabilities))
 
 
 def _reference_delta(
@@ -66,6 +96,7 @@ def _reference_delta(
 
 def reference_game(
     runtime: Runtime,
+    params: dict[str, Any],
     body: dict[str, Any],
     keys: list[PlayerKey],
     states: dict[PlayerKey, PlayerState],
@@ -88,9 +119,15 @@ def reference_game(
             if j != i
         ]
         if_draw = delta(keys, players_in, [1] * n, i) if draws_rated else None
+        against = [
+            reference_probability(runtime.info.id, params, states[key], states[other])
+            for other in keys
+            if other != key
+        ]
         players.append(
             {
                 "player": key.player,
+                "win_probability": reference_luce(against),
                 "if_win": if_win,
                 "if_draw": if_draw,
                 "if_loss": (min(losses), max(losses)),
@@ -98,7 +135,6 @@ def reference_game(
         )
     pairs = []
     if runtime.info.duel:
-        duel = cast(DuelRater, runtime.rater)
         for i, key in enumerate(keys):
             for j, other in enumerate(keys):
                 if i == j:
@@ -108,7 +144,9 @@ def reference_game(
                     {
                         "player": key.player,
                         "opponent": other.player,
-                        "win_probability": duel.expected_score(states[key], states[other]),
+                        "win_probability": reference_probability(
+                            runtime.info.id, params, states[key], states[other]
+                        ),
                         "if_win": delta(ks, ps, [1, 2], 0),
                         "if_draw": delta(ks, ps, [1, 1], 0) if draws_rated else None,
                         "if_loss": delta(ks, ps, [2, 1], 0),
@@ -211,20 +249,35 @@ def test_game_amounts_equal_the_former_algorithm(
         body: dict[str, Any] = {"ladder": "l", "players": players, "event": {"coaches": 40}}
         keys = [key_for(runtime.info, p["player"], p["faction"]) for p in players]
         states = _states(runtime, keys, rng, games=True)
-        expected = reference_game(runtime, body, keys, states, {})
+        expected = reference_game(runtime, params, body, keys, states, {})
         inputs = Inputs(runtime, {}, keys, dict(states))
         out = compute(inputs, PredictionIn.model_validate(body), Cancel(), AT)
+        assert isinstance(out, PredictionOut)
         got = [
             {
                 "player": p.player,
+                "win_probability": p.win_probability,
                 "if_win": p.if_win,
                 "if_draw": p.if_draw,
                 "if_loss": None if p.if_loss is None else (p.if_loss.min, p.if_loss.max),
             }
             for p in out.players
         ]
-        assert got == expected["players"]
-        assert [p.model_dump() for p in out.pairs] == expected["pairs"]
+        # The amounts are the same floats; the probabilities the same numbers, whatever the
+        # order of the operations (a formula written out once more, not the engine's code).
+        assert _exact_amounts(got) == _exact_amounts(expected["players"])
+        assert _probabilities(got) == pytest.approx(_probabilities(expected["players"]))
+        pairs = [p.model_dump() for p in out.pairs]
+        assert _exact_amounts(pairs) == _exact_amounts(expected["pairs"])
+        assert _probabilities(pairs) == pytest.approx(_probabilities(expected["pairs"]))
+
+
+def _exact_amounts(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in row.items() if k != "win_probability"} for row in rows]
+
+
+def _probabilities(rows: list[dict[str, Any]]) -> list[float]:
+    return [row["win_probability"] for row in rows]
 
 
 @pytest.mark.parametrize("system", ["nadf", "kinzett"])
@@ -238,7 +291,7 @@ def test_diplomacy_games_are_refused_as_before(system: str) -> None:
     ladder_state = dict(runtime.rater.initial_ladder_state())
     body = {"ladder": "l", "players": players}
     with pytest.raises(InvalidEvent) as former:
-        reference_game(runtime, body, keys, states, ladder_state)
+        reference_game(runtime, {}, body, keys, states, ladder_state)
     with pytest.raises(Invalid) as now:
         compute(
             Inputs(runtime, ladder_state, keys, states),
@@ -280,6 +333,7 @@ def test_tournament_amounts_equal_the_former_algorithm(system: str, extra: dict[
         expected = reference_tournament(runtime, body, keys, states, {})
         inputs = Inputs(runtime, {}, keys, dict(states))
         out = compute(inputs, PredictionIn.model_validate(body), Cancel(), AT)
+        assert isinstance(out, PredictionOut)
         got = [
             [(b.placement, b.delta, b.rating_after) for b in p.by_placement or []]
             for p in out.players

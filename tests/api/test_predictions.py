@@ -55,6 +55,9 @@ async def test_table_prediction_unknown_players_and_loss_range(client: httpx.Asy
     assert pair["win_probability"] == pytest.approx(expected)
     assert pair["if_win"] == pytest.approx(32 * (1 - expected))
     assert pair["if_draw"] == pytest.approx(32 * (0.5 - expected))
+    # The table's quality: 1 - |2p - 1| of its least even pair, a (1516) against b (1484)
+    # (new, at 1500, is 16 points from either).
+    assert out["quality"] == pytest.approx(1 - abs(2 * expected - 1))
 
 
 async def test_prediction_validation(client: httpx.AsyncClient) -> None:

@@ -144,3 +144,27 @@ async def test_individual_systems_refuse_sides_and_weights(client: httpx.AsyncCl
     assert (await client.get("/ladders/fx")).json()["players"] == 0
     # Sides of one player are individuals: fundox rates them as the free-for-all.
     await post_game(client, team_game("fx", "g", [side(1, "ann"), side(2, "bob")]))
+
+
+async def test_systems_say_whether_they_rate_sides(client: httpx.AsyncClient) -> None:
+    systems = {s["id"]: s for s in (await client.get("/systems")).json()}
+    # SYSTEMS.md "Teams": who rates sides, and who takes partial play.
+    assert {i for i, s in systems.items() if s["sides"]} == {
+        "elo",
+        "glicko",
+        "glicko2",
+        "trueskill",
+        "weng-lin",
+    }
+    assert {i for i, s in systems.items() if s["weights"]} == {"elo", "trueskill", "weng-lin"}
+
+
+async def test_a_stored_trueskill_change_shows_mu_minus_three_sigma(
+    client: httpx.AsyncClient,
+) -> None:
+    await make_ladder(client, "ts", "trueskill")
+    posted = await post_game(client, team_game("ts", "g", [side(1, "ann"), side(2, "bob")]))
+    stored = (await client.get("/ladders/ts/games/g")).json()
+    for change in (*posted["changes"], *stored["changes"]):
+        value = change["rating_after"] - 3 * change["deviation_after"]
+        assert change["ranking_value"] == pytest.approx(value, rel=1e-12)

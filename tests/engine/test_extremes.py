@@ -160,7 +160,10 @@ def adjustment(draw: st.DrawFn, system_id: str, rater: Rater, at: datetime) -> A
             -MAX_RATING_OFFSET, MAX_RATING_OFFSET
         )
         rating = initial.rating + draw(offset)
-        deviation = draw(st.none() | st.just(1.0) | st.floats(1.0, initial.deviation))
+        # From the Glicko family's least RD (1) or, below it, a new player's deviation
+        # (TrueSkill and Weng-Lin take sigma down to 0.001).
+        least = min(1.0, initial.deviation)
+        deviation = draw(st.none() | st.just(least) | st.floats(least, initial.deviation))
     if initial.volatility is not None:
         volatility = draw(st.none() | st.sampled_from([1e-9, 1.0]) | st.floats(1e-9, 1.0))
     player = draw(st.sampled_from(NAMES))

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import math
 import random
+from datetime import UTC, datetime
 from statistics import NormalDist
 
 import pytest
 import trueskill as ts_package
 
 from app.engine import trueskill
-from app.engine.errors import InvalidEvent, InvalidParameter, NonFiniteResult
+from app.engine.errors import InvalidEvent, InvalidParameter, IterationLimit, NonFiniteResult
 from app.engine.gaussian import Gaussian, Member, Side, rank_order, ranking_value
+from app.engine.ledger import rate_event
 from app.engine.trueskill import TrueSkillConfig, quality, rate, win_probability
+from app.engine.types import Game, Participant, PlayerKey, PlayerState
 
 DEFAULT = TrueSkillConfig()
 #: Most published values are rounded to 3 decimals; Moser notes "some discrepancy after the
@@ -382,8 +385,15 @@ def test_extreme_upsets_stay_exact() -> None:
 
 def test_a_draw_too_far_apart_is_refused_not_a_crash() -> None:
     sides = [new(), side((1e6, 1.0))]
-    with pytest.raises(NonFiniteResult):
+    with pytest.raises(ArithmeticError, match="too far apart"):
         rate(DEFAULT, sides, [1, 1])
+    # Through the ledger it is the event's NonFiniteResult, naming its players (a 422).
+    rater = trueskill.SYSTEM.configure({})
+    game = Game(datetime(2026, 1, 1, tzinfo=UTC), (Participant("a", 1), Participant("b", 1)))
+    states = {PlayerKey("b"): PlayerState(1e6, 1.0)}
+    with pytest.raises(NonFiniteResult) as raised:
+        rate_event(trueskill.INFO, rater, game, states, {})
+    assert raised.value.loc == ("players",)
 
 
 def test_an_expected_win_by_far_changes_nothing() -> None:
@@ -419,9 +429,43 @@ def test_worked_example_two_new_players_by_hand() -> None:
     assert b.mu == pytest.approx(2 * mu - winner_mu, abs=1e-12)
     assert b.sigma == pytest.approx(winner_sigma, abs=1e-12)
     assert (round(a.mu, 3), round(a.sigma, 3)) == (29.396, 7.171)
-    assert ranking_value(a, trueskill.RANKING_MULTIPLIER) == pytest.approx(
+    assert ranking_value(a, DEFAULT.ranking_multiplier) == pytest.approx(
         a.mu - 3 * a.sigma, abs=1e-12
     )
+    assert round(ranking_value(a, DEFAULT.ranking_multiplier), 3) == 7.881
+
+
+def test_worked_example_2v2_upset_by_hand() -> None:
+    # docs/systems/trueskill.md: red (20, 8), (25, 6) beat blue (35, 7), (40, 5).
+    normal = NormalDist()
+    beta2, tau2 = (25 / 6) ** 2, (25 / 300) ** 2
+    red_var = 64 + 36 + 2 * (tau2 + beta2)
+    blue_var = 49 + 25 + 2 * (tau2 + beta2)
+    c = math.sqrt(red_var + blue_var)
+    eps = normal.inv_cdf(0.55) * math.sqrt(4) * (25 / 6)
+    t, e = (45 - 75) / c, eps / c
+    v = normal.pdf(t - e) / normal.cdf(t - e)
+    w = v * (v + t - e)
+    # The numbers the page shows:
+    assert red_var == pytest.approx(134.7361, abs=5e-5)
+    assert blue_var == pytest.approx(108.7361, abs=5e-5)
+    assert (c, eps) == (pytest.approx(15.6036, abs=5e-5), pytest.approx(1.0472, abs=5e-5))
+    assert (t, e) == (pytest.approx(-1.9226, abs=5e-5), pytest.approx(0.0671, abs=5e-5))
+    assert (v, w) == (pytest.approx(2.3641, abs=5e-5), pytest.approx(0.8851, abs=5e-5))
+    sides = [side((20, 8), (25, 6)), side((35, 7), (40, 5))]
+    update = trueskill.update(DEFAULT, sides, [1, 2])
+    assert (update.game["c"], update.game["t"]) == (pytest.approx(c, abs=1e-12), pytest.approx(t))
+    assert (update.game["v"], update.game["w"]) == (pytest.approx(v), pytest.approx(w))
+    for (mu, sigma, sign), got in zip(
+        ((20, 8, 1), (25, 6, 1), (35, 7, -1), (40, 5, -1)),
+        [g for s in update.ratings for g in s],
+        strict=True,
+    ):
+        s2 = sigma**2 + tau2
+        assert got.mu == pytest.approx(mu + sign * s2 / c * v, abs=1e-9)
+        assert got.sigma == pytest.approx(math.sqrt(s2 * (1 - s2 / c**2 * w)), abs=1e-9)
+    # ... which are the published values (PUBLISHED_CASES "upset 2v2", Moser's C# Skills).
+    assert_ratings(update.ratings, PUBLISHED_CASES["upset 2v2"][2], PUBLISHED)
 
 
 def test_a_draw_of_equals_only_shrinks_sigma_by_hand() -> None:
@@ -521,17 +565,33 @@ def test_agrees_with_the_trueskill_package_on_random_games() -> None:
     ("field", "value"),
     [
         ("sigma", 0.0),
+        ("sigma", 1e-4),  # below DEVIATION_MIN
+        ("sigma", 2e6),
         ("beta", -1.0),
         ("tau", -0.1),
         ("draw_probability", 0.0),
         ("draw_probability", 1.0),
         ("mu", math.nan),
+        ("mu", -2e6),
+        ("ranking_multiplier", -1.0),
+        ("iterations", 10),
     ],
 )
-def test_config_ranges(field: str, value: float) -> None:
+def test_parameters_out_of_range_are_refused_by_name(field: str, value: float) -> None:
     with pytest.raises(InvalidParameter) as info:
-        TrueSkillConfig(**{field: value})
+        trueskill.SYSTEM.configure({field: value})
     assert info.value.name == field
+
+
+def test_defaults_are_the_papers() -> None:
+    rater = trueskill.SYSTEM.configure({})
+    assert rater.config == TrueSkillConfig()
+    config = rater.config
+    # Herbrich et al.: sigma = mu / 3, beta = sigma / 2, tau = sigma / 100.
+    assert (config.mu, config.sigma, config.beta) == (25.0, 25 / 3, 25 / 6)
+    assert config.tau == 25 / 3 / 100
+    assert (config.draw_probability, config.ranking_multiplier) == (0.10, 3.0)
+    assert config.draw_quantile == NormalDist().inv_cdf(0.55)
 
 
 def test_bad_games_are_refused_with_their_field() -> None:
@@ -551,11 +611,42 @@ def test_bad_games_are_refused_with_their_field() -> None:
 def test_the_schedule_has_a_bound() -> None:
     assert trueskill.EP_MAX_ITERATIONS == 100
     assert trueskill.EP_TOLERANCE == 1e-4
+    # Past the bound the game is refused (IterationLimit), never rated from a half-run schedule.
+    sides = [side((25, 8)), side((20, 7), (30, 3)), side((28, 5)), side((22, 6))]
+    assert trueskill.update(DEFAULT, sides, [1, 2, 2, 4]).game["iterations"] > 1
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(trueskill, "EP_MAX_ITERATIONS", 1)
+        with pytest.raises(IterationLimit):
+            trueskill.update(DEFAULT, sides, [1, 2, 2, 4])
+
+
+def test_ordinary_games_settle_well_within_the_bound() -> None:
+    # Up to 12 sides of 1 to 4 members, means 24 beta apart, deviations 0.3 to 9, weights down
+    # to 0.01, ties: the schedule always stops (by its tolerance or, where rounding keeps very
+    # precise messages moving, EP_ROUNDING), far below 100 rounds.
+    rng = random.Random(2011)
+    most = 0
+    for _ in range(2000):
+        k = rng.randint(3, 12)
+        sides = [
+            tuple(
+                Member(
+                    Gaussian(rng.uniform(-20.0, 80.0), rng.uniform(0.3, 9.0)),
+                    rng.choice((1.0, 1.0, rng.uniform(0.01, 1.0))),
+                )
+                for _ in range(rng.randint(1, 4))
+            )
+            for _ in range(k)
+        ]
+        ranks = [rng.randint(1, k) for _ in range(k)]
+        most = max(most, trueskill.update(DEFAULT, sides, ranks).game["iterations"])
+    assert most < 50
 
 
 def test_extreme_inputs_give_finite_results_or_a_refusal() -> None:
-    # No input may raise anything but NonFiniteResult (a 422): ratings up to 1e12 apart,
-    # deviations from 1e-3 to 1e3, weights down to 1e-9, ties.
+    # No input may raise anything but an ArithmeticError (which app.engine.ledger reports as
+    # the event's NonFiniteResult, a 422): ratings up to 1e12 apart, deviations from 1e-3 to
+    # 1e3, weights down to 1e-9, ties.
     rng = random.Random(5)
     refused = 0
     for _ in range(400):
@@ -576,7 +667,12 @@ def test_extreme_inputs_give_finite_results_or_a_refusal() -> None:
         assert 0.0 <= win_probability(DEFAULT, sides[0], sides[1]) <= 1.0
         try:
             rated = rate(DEFAULT, sides, ranks)
-        except NonFiniteResult:
+        except IterationLimit:
+            # Chains of sides thousands of beta apart do not settle within the bound.
+            refused += 1
+            assert scale >= 1e4
+            continue
+        except ArithmeticError:
             refused += 1
             assert scale >= 1e6  # only for absurd gaps (some 1e7 c and more)
             continue

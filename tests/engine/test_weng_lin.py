@@ -25,7 +25,7 @@ from openskill.models import (
 from app.engine import weng_lin
 from app.engine.errors import InvalidEvent, InvalidParameter
 from app.engine.gaussian import Gaussian, Member, Side, rank_order, ranking_value
-from app.engine.weng_lin import WengLinConfig, quality, rate, win_probability
+from app.engine.weng_lin import WengLinConfig, rate, win_probability
 
 DEFAULT = WengLinConfig()
 MU, SIGMA, BETA, TAU = 25.0, 25.0 / 3.0, 25.0 / 6.0, 25.0 / 300.0
@@ -82,7 +82,7 @@ def test_worked_example_two_new_players_plackett_luce_by_hand() -> None:
     assert c == pytest.approx(13.1767, abs=5e-5)
     assert omega_winner == pytest.approx(2.6354, abs=5e-5)
     assert delta_winner == pytest.approx(0.06325, abs=5e-6)
-    assert ranking_value(a, weng_lin.RANKING_MULTIPLIER) == pytest.approx(3.438, abs=5e-4)
+    assert ranking_value(a, DEFAULT.ranking_multiplier) == pytest.approx(3.438, abs=5e-4)
 
 
 def test_a_draw_of_equals_moves_no_mean_plackett_luce() -> None:
@@ -248,15 +248,7 @@ def test_a_single_member_side_takes_the_upper_bound_when_the_game_has_weights() 
     assert weighted[1][0].mu - MU == pytest.approx((plain[1][0].mu - MU) / 2, abs=EXACT)
 
 
-def test_raw_weights_without_bounds() -> None:
-    config = WengLinConfig(weight_bounds=None)
-    plain = rate(config, [new(), new()], [1, 2])
-    weighted = rate(config, [new(), side((MU, SIGMA), weights=(0.5,))], [1, 2])
-    assert weighted[0][0].mu == pytest.approx(plain[0][0].mu, abs=EXACT)  # w = 1
-    assert weighted[1][0].mu - MU == pytest.approx((plain[1][0].mu - MU) / 0.5, abs=EXACT)
-
-
-# --- win probability and quality ------------------------------------------------------------------
+# --- win probability ---------------------------------------------------------------------------
 
 
 def test_win_probability_by_hand_and_complementary() -> None:
@@ -264,13 +256,6 @@ def test_win_probability_by_hand_and_complementary() -> None:
     expected = NormalDist().cdf((50 - 28) / math.sqrt(2 * BETA**2 + 16 + 36 + 25))
     assert win_probability(DEFAULT, a, b) == pytest.approx(expected, abs=1e-15)
     assert win_probability(DEFAULT, a, b) + win_probability(DEFAULT, b, a) == pytest.approx(1.0)
-
-
-def test_quality_is_the_least_even_pair() -> None:
-    a, b, c = side((30, 4)), side((28, 5)), side((10, 3))
-    p_ac = win_probability(DEFAULT, a, c)
-    assert quality(DEFAULT, [a, b, c]) == pytest.approx(1 - abs(2 * p_ac - 1), abs=1e-15)
-    assert quality(DEFAULT, [new(), new()]) == 1.0
 
 
 # --- invariances and robustness ---------------------------------------------------------------
@@ -341,19 +326,33 @@ def test_agrees_with_openskill_on_random_games(model: str) -> None:
     [
         ("model", "elo"),
         ("sigma", 0.0),
+        ("sigma", 1e-4),  # below DEVIATION_MIN
         ("beta", 0.0),
         ("kappa", 0.0),
+        ("kappa", 1.5),
         ("tau", -1.0),
         ("epsilon", -0.1),
         ("window_size", 0),
-        ("weight_bounds", (2.0, 1.0)),
+        ("window_size", 101),
         ("mu", math.inf),
+        ("mu", 2e6),
+        ("ranking_multiplier", 11.0),
+        ("weight_bounds", [2.0, 1.0]),  # openskill's bounds are fixed: not a parameter
     ],
 )
-def test_config_ranges(field: str, value: object) -> None:
+def test_parameters_out_of_range_are_refused_by_name(field: str, value: object) -> None:
     with pytest.raises(InvalidParameter) as info:
-        WengLinConfig(**{field: value})  # type: ignore[arg-type]
+        weng_lin.SYSTEM.configure({field: value})
     assert info.value.name == field
+
+
+def test_defaults_are_openskills() -> None:
+    rater = weng_lin.SYSTEM.configure({})
+    assert rater.config == WengLinConfig()
+    assert (rater.config.mu, rater.config.sigma, rater.config.beta) == (25.0, 25 / 3, 25 / 6)
+    assert (rater.config.kappa, rater.config.tau) == (0.0001, 25 / 300)
+    assert rater.config.model == "plackett-luce"
+    assert rater.config.ranking_multiplier == 3.0
 
 
 def test_bad_games_are_refused_with_their_field() -> None:
@@ -388,4 +387,3 @@ def test_extreme_inputs_give_finite_results(model: str) -> None:
         ranks = [rng.randint(1, k) for _ in range(k)]
         for s in rate(config, sides, ranks):
             assert all(math.isfinite(g.mu) and math.isfinite(g.sigma) and g.sigma > 0 for g in s)
-        assert 0.0 <= quality(config, sides) <= 1.0

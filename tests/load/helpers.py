@@ -901,7 +901,11 @@ async def verify(
         "retries": len(run.attempts) - run.sends,
         "sends_retried_to_success": run.retried_to_success,
         "answers_503": len(unavailable),
-        "late_games": sum(1 for a in run.attempts if a.status == 201 and a.recomputed > 0),
+        # Games whose posting re-rated stored events (a late game whose dependency cone is
+        # empty re-rates none, so this counts fewer than the games that arrived late).
+        "games_rerating_others": sum(
+            1 for a in run.attempts if a.status == 201 and a.recomputed > 0
+        ),
         "acknowledged_games": len(acks),
         "stored_games": len(stored),
         "stored_without_ack": len(unacked_stored),

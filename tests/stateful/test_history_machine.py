@@ -1,9 +1,11 @@
 """A hypothesis state machine over every system: submit, late submit, correct, void and
-parameter changes, in any order. After each step the stored state of every rating equals a
-fresh in-memory replay of the surviving history, exactly (bit for bit), and the events the
-step re-rated (those whose change rows were rewritten) are exactly the ones it had to: the
-dependency cone, computed here from the machine's own model of history, or the whole tail
-where the service replays it (ladder-wide systems, parameter changes)."""
+parameter changes, in any order, of free-for-alls and team games (sides of several players,
+and weights, where the system rates them: SystemInfo.sides and .weights; sides of one
+elsewhere). After each step the stored state of every rating equals a fresh in-memory replay
+of the surviving history, exactly (bit for bit), and the events the step re-rated (those whose
+change rows were rewritten) are exactly the ones it had to: the dependency cone, computed here
+from the machine's own model of history, or the whole tail where the service replays it
+(ladder-wide systems, parameter changes)."""
 
 from __future__ import annotations
 
@@ -48,6 +50,11 @@ DEFAULT_TIME_UNIT = timedelta(minutes=1)
 #: to ``history.recompute`` they replay the whole tail from their time, and count
 #: themselves among the events re-rated when they stay live.
 CORRECTIONS_NAME_THEIR_EVENT = True
+#: The largest side a team game of the machine has, where the system rates sides.
+MAX_SIDE = 3
+#: Partial play where the system takes it: shares that are not binary fractions (0.3, 0.7)
+#: among them, so a stored weight must come back exactly for a replay to agree.
+WEIGHTS = (0.3, 0.5, 0.7, 1.0)
 #: Parameter sets a federation might switch between, per system.
 PARAM_CHOICES: dict[str, list[dict[str, Any]]] = {
     "elo": [{"k": 16}, {"k": 32}],
@@ -55,6 +62,8 @@ PARAM_CHOICES: dict[str, list[dict[str, Any]]] = {
     "naf": [{"max_coaches": 20}, {"max_coaches": 32}],
     "glicko2": [{"period": "day"}, {"period": "game"}, {"tau": 0.3}],
     "glicko": [{"period": "week"}, {"period": "game"}],
+    "trueskill": [{"draw_probability": 0.2}, {"tau": 0.0}],
+    "weng-lin": [{"model": "bradley-terry-part"}, {"model": "thurstone-mosteller-full"}],
     "nadf": [{"country_adjust": "none"}, {"country_adjust": "mean_ratio"}],
     "kinzett": [{"solo_points": 3}, {"solo_points": 2}],
     "dptr": [{"cutoff": "1996-01-01"}, {"ties": "average"}, {"cutoff": "2001-01-01"}],
@@ -118,19 +127,61 @@ def game_body(draw: st.DrawFn, system: str, when: int) -> dict[str, Any]:
     played_at = at.isoformat().replace("+00:00", "Z")
     if system in ("nadf", "kinzett"):
         return diplomacy_body(draw, system, played_at)
-    size = 2 if system == "naf" else draw(st.integers(2, 4))
-    names = draw(st.permutations(PLAYERS))[:size]
-    ranks = competition_ranks(draw, size)
-    players: list[dict[str, Any]] = [
-        {"player": n, "rank": r} for n, r in zip(names, ranks, strict=True)
-    ]
-    body: dict[str, Any] = {"played_at": played_at, "players": players}
-    if system == "naf":
+    if draw(st.booleans()):
+        body = teams_body(draw, system, played_at)
+    else:
+        size = 2 if system == "naf" else draw(st.integers(2, 4))
+        names = draw(st.permutations(PLAYERS))[:size]
+        ranks = competition_ranks(draw, size)
+        players: list[dict[str, Any]] = [
+            {"player": n, "rank": r} for n, r in zip(names, ranks, strict=True)
+        ]
         for player in players:
-            player["faction"] = draw(st.sampled_from(RACES))
+            player.update(member_extras(draw, system))
+        body = {"played_at": played_at, "players": players}
+    if system == "naf":
         body["event"] = {"coaches": draw(st.integers(1, 70)), "major": draw(st.booleans())}
     body["rated"] = draw(st.sampled_from([True, True, True, False]))
     return body
+
+
+def teams_body(draw: st.DrawFn, system: str, played_at: str) -> dict[str, Any]:
+    """A game in the ``teams`` form (API.md "Teams"): 2 to 4 sides, ties allowed, of 1 to
+    ``MAX_SIDE`` players where the system rates sides (SystemInfo.sides), of one elsewhere
+    (every game system rates those as the same free-for-all); labels given or defaulted."""
+    info = SYSTEMS[system].info
+    count = 2 if system == "naf" else draw(st.integers(2, 4))
+    names = draw(st.permutations(PLAYERS))
+    sizes: list[int] = []
+    for index in range(count):
+        # Leave one player for each side still to come.
+        room = len(PLAYERS) - sum(sizes) - (count - index - 1)
+        sizes.append(draw(st.integers(1, min(MAX_SIDE if info.sides else 1, room))))
+    ranks = competition_ranks(draw, count)
+    labelled = draw(st.booleans())
+    teams = []
+    taken = 0
+    for index, (size, rank) in enumerate(zip(sizes, ranks, strict=True)):
+        members = [
+            {"player": n, **member_extras(draw, system)} for n in names[taken : taken + size]
+        ]
+        taken += size
+        side: dict[str, Any] = {"rank": rank, "players": members}
+        if labelled:
+            side["team"] = f"side-{index}"
+        teams.append(side)
+    return {"played_at": played_at, "teams": teams}
+
+
+def member_extras(draw: st.DrawFn, system: str) -> dict[str, Any]:
+    """A player's race where the system rates them (NAF), and a weight now and then where
+    it takes partial play (SystemInfo.weights)."""
+    extras: dict[str, Any] = {}
+    if system == "naf":
+        extras["faction"] = draw(st.sampled_from(RACES))
+    if SYSTEMS[system].info.weights and draw(st.booleans()):
+        extras["weight"] = draw(st.sampled_from(WEIGHTS))
+    return extras
 
 
 def diplomacy_body(draw: st.DrawFn, system: str, played_at: str) -> dict[str, Any]:
@@ -346,9 +397,12 @@ class HistoryMachine(RuleBasedStateMachine):
         body = stored.body
         if self.kind == "game":
             at = datetime.fromisoformat(body["played_at"].replace("Z", "+00:00"))
+            players = body.get("players") or [
+                member for side in body["teams"] for member in side["players"]
+            ]
             keys = frozenset(
                 (p["player"], (p.get("faction") or "") if self.info.per_faction else "")
-                for p in body["players"]
+                for p in players
             )
         else:
             held = date.fromisoformat(body["held_on"])

@@ -16,7 +16,7 @@ from app.schemas.common import (
 )
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
-from app.schemas.predictions import PredictionIn, PredictionOut
+from app.schemas.predictions import PredictionIn, PredictionOut, TeamPredictionOut
 from app.schemas.profiles import (
     PlayerList,
     PlayerProfileOut,
@@ -192,7 +192,7 @@ def get_profile(player: PlayerId, db: DB, caller: Reader) -> PlayerProfileOut:
     return service.get_profile(db, player, caller.sees)
 
 
-@router.post("/predictions", response_model=PredictionOut, tags=["predictions"])
+@router.post("/predictions", response_model=PredictionOut | TeamPredictionOut, tags=["predictions"])
 async def post_prediction(
     body: PredictionIn,
     request: Request,
@@ -200,8 +200,9 @@ async def post_prediction(
     caller: Reader,
     settings: AppSettings,
     slots: Heavy,
-) -> PredictionOut | Response:
+) -> PredictionOut | TeamPredictionOut | Response:
     """What is at stake: each player's change for a win, a draw or a loss; nothing is stored.
+    With ``teams``, each side's chance and each member's change (API.md "Teams").
 
     A heavy read (docs/operations.md "Heavy requests"): capped, counted by its cost in the
     rate limit, computed in one of the process's few slots and abandoned with its client.
@@ -209,5 +210,5 @@ async def post_prediction(
     caller.check_ladder(body.ladder)
     heavy.check_prediction(settings, body)
     placements = None if body.placements is None else len(body.placements)
-    await charge(request, caller, settings, heavy.prediction_weight(len(body.players), placements))
+    await charge(request, caller, settings, heavy.prediction_weight(body.player_count, placements))
     return await run_heavy(request, slots, lambda cancel: predictions.predict(db, body, cancel))

@@ -2,7 +2,9 @@
 
 import { ApiError, clearToken, getToken, setToken } from "./api.js";
 import { h, notice } from "./dom.js";
+import * as balance from "./pages/balance.js";
 import { errorNotice, UNAUTHORIZED } from "./pages/common.js";
+import * as evaluation from "./pages/evaluation.js";
 import * as event from "./pages/event.js";
 import * as ladders from "./pages/ladders.js";
 import * as leaderboard from "./pages/leaderboard.js";
@@ -16,8 +18,10 @@ const ROUTES = [
   { name: "leaderboard", parts: ["ladders", ":ladder"], page: leaderboard },
   { name: "player", parts: ["ladders", ":ladder", "players", ":player"], page: player },
   { name: "lobby", parts: ["ladders", ":ladder", "lobby"], page: lobby },
+  { name: "balance", parts: ["ladders", ":ladder", "balance"], page: balance },
   { name: "results", parts: ["ladders", ":ladder", "results"], page: results },
   { name: "whatif", parts: ["ladders", ":ladder", "whatif"], page: whatif },
+  { name: "evaluation", parts: ["ladders", ":ladder", "evaluation"], page: evaluation },
   { name: "event", parts: ["ladders", ":ladder", ":kind", ":id"], page: event },
 ];
 

@@ -1,5 +1,6 @@
 // The rating-history chart: inline SVG, one point per history entry (x = entry index,
-// y = rating after it) and, for Glicko ladders, a band of rating ± deviation after each entry.
+// y = rating after it) and, where the system keeps a deviation, a band of rating ± one
+// deviation after each entry: Glicko's r ± RD, the Bayesian systems' μ ± σ.
 
 import { h, s, isNumber, num, signed } from "./dom.js";
 
@@ -15,6 +16,8 @@ const MIN_Y_TICKS = 4;
 // Room above and below the extreme points, as a fraction of the span.
 const MARGIN = 0.06;
 const NICE_STEPS = [1, 2, 5, 10];
+// How the axis and band are named when the page gives no system's labels (pages/common.js).
+const DEFAULT_NAMES = { rating: "rating", deviation: "deviation", band: "rating ± deviation (one RD)" };
 
 // The viewBox follows the window's width when drawn, so labels keep a legible size on phones.
 function size() {
@@ -73,7 +76,7 @@ function domain(entries, band) {
  * entries: history entries of one faction, oldest first. Returns a <figure> whose <svg> has
  * data-points = entries.length and one circle.point per entry (data-index = position in list).
  */
-export function ratingChart(entries, { title, onSelect } = {}) {
+export function ratingChart(entries, { title, onSelect, names = DEFAULT_NAMES } = {}) {
   const { WIDTH, HEIGHT, MAX_X_LABELS } = size();
   const band = entries.some((e) => isNumber(e.deviation_after));
   const [low, high] = domain(entries, band);
@@ -100,7 +103,7 @@ export function ratingChart(entries, { title, onSelect } = {}) {
     const upper = withDev.map(([i, e]) => `${x(i)},${y(e.rating_after + e.deviation_after)}`);
     const lower = withDev.reverse().map(([i, e]) => `${x(i)},${y(e.rating_after - e.deviation_after)}`);
     bandPath = s("polygon", { class: "band", points: [...upper, ...lower].join(" ") },
-      s("title", {}, "rating ± deviation after each change"));
+      s("title", {}, `${names.band} after each change`));
   }
 
   // The line joins the changes that count: a voided one no longer leads to the next (whose
@@ -122,7 +125,7 @@ export function ratingChart(entries, { title, onSelect } = {}) {
     onkeydown: (event) => { if (event.key === "Enter") onSelect?.(i); },
   }, s("title", {}, `#${i + 1} ${e.kind} ${e.id ?? ""} · ${e.at.slice(0, 10)}\n`
     + `${num(e.rating_before)} → ${num(e.rating_after)} (${signed(e.delta)})`
-    + (isNumber(e.deviation_after) ? `\ndeviation ${num(e.deviation_after)}` : ""))));
+    + (isNumber(e.deviation_after) ? `\n${names.deviation.toLowerCase()} ${num(e.deviation_after)}` : ""))));
 
   const first = entries[0];
   const last = entries[entries.length - 1];
@@ -140,7 +143,7 @@ export function ratingChart(entries, { title, onSelect } = {}) {
   bandPath, line, points);
 
   return h("figure", { class: "chart-box" }, svg,
-    h("figcaption", {}, "x: change number (oldest first) · y: rating after the change",
-      band ? h("span", { class: "legend-band" }, " · shaded band: rating ± deviation (one RD)") : null,
+    h("figcaption", {}, `x: change number (oldest first) · y: ${names.rating.toLowerCase()} after the change`,
+      band ? h("span", { class: "legend-band" }, ` · shaded band: ${names.band}`) : null,
       " · select a point to find its row"));
 }

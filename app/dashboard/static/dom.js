@@ -108,9 +108,18 @@ export function table({ caption, head, rows, className = "" }) {
       h("tbody", {}, rows)));
 }
 
+// Greek letters (the Bayesian systems' μ and σ) keep their case where headings are set in
+// capitals: an uppercase μ reads as the Latin M.
+const GREEK = /[\u0370-\u03ff]/;
+
+/** "symbol" for a label holding Greek letters (style.css keeps its case), else null. */
+export function symbolClass(label) {
+  return GREEK.test(label) ? "symbol" : null;
+}
+
 /** A header cell for a numeric column (right-aligned like its values). */
 export function numTh(label, title) {
-  return h("th", { scope: "col", class: "num", title }, label);
+  return h("th", { scope: "col", class: ["num", symbolClass(label)].filter(Boolean).join(" "), title }, label);
 }
 
 export function notice(text, kind = "info") {

@@ -7,12 +7,38 @@ import { h, notice, path, playerLink } from "../dom.js";
 export const UNAUTHORIZED = "ratings:unauthorized";
 
 // Column names where a system's numbers are not called a rating: Kinzett scores primary
-// points, ties split by secondary points (seed 002).
-const SYSTEM_LABELS = { kinzett: { rating: "Primary points", tiebreak: "Secondary points" } };
+// points, ties split by secondary points (seed 002); the Bayesian systems' rating is the mean
+// μ of a skill belief and their deviation its σ (SYSTEMS.md "trueskill", "weng-lin").
+const BAYESIAN = { rating: "μ", deviation: "σ", band: "μ ± σ (one σ)" };
+const SYSTEM_LABELS = {
+  kinzett: { rating: "Primary points", tiebreak: "Secondary points" },
+  trueskill: BAYESIAN,
+  "weng-lin": BAYESIAN,
+};
+// SYSTEMS.md: both Bayesian systems rank by μ − 3σ unless the ladder sets ranking_multiplier.
+const DEFAULT_RANKING_MULTIPLIER = 3;
 
-/** How the leaderboard and standings name a system's rating and tiebreak columns. */
-export function labels(system) {
-  return { rating: "Rating", tiebreak: "Tiebreak", ...SYSTEM_LABELS[system.id] };
+/**
+ * How pages name a system's columns: rating, tiebreak, deviation, ranking value and the chart's
+ * deviation band. With the ladder, a Bayesian ranking value reads "μ − 3σ" (its multiplier).
+ */
+export function labels(system, ladder = null) {
+  const names = {
+    rating: "Rating", tiebreak: "Tiebreak", deviation: "Deviation", ranking: "Ranking value",
+    band: "rating ± deviation (one RD)", ...SYSTEM_LABELS[system.id],
+  };
+  if (SYSTEM_LABELS[system.id] === BAYESIAN) {
+    const k = ladder?.params?.ranking_multiplier ?? DEFAULT_RANKING_MULTIPLIER;
+    names.ranking = `μ − ${k === 1 ? "" : k}σ`;
+  }
+  return names;
+}
+
+/** What a match quality means on this system (API.md "Teams"), for beside the number. */
+export function qualityNote(system) {
+  return system.id === "trueskill"
+    ? " (TrueSkill's draw probability relative to equal sides)"
+    : " (1 − |2p − 1| for the least even pair; 100% = a coin flip)";
 }
 
 export function ladderCrumbs(ladder, ...more) {
@@ -25,7 +51,10 @@ export function ladderHeader(ladder, system, active, heading) {
     ["results", system.kind === "tournament" ? "Tournaments" : "Games", path("ladders", ladder.id, "results")],
     ["lobby", "Lobby preview", path("ladders", ladder.id, "lobby")],
     ["whatif", "What-if", path("ladders", ladder.id, "whatif")],
-  ];
+    // Splitting players into sides needs a system that rates sides (GET /systems: "sides").
+    system.sides ? ["balance", "Balance", path("ladders", ladder.id, "balance")] : null,
+    system.kind === "game" ? ["evaluation", "Evaluation", path("ladders", ladder.id, "evaluation")] : null,
+  ].filter(Boolean);
   return h("header", { class: "page-head" },
     h("h1", {}, heading || ladder.title || ladder.id),
     h("p", { class: "muted" },

@@ -18,25 +18,68 @@ function voidedNotice(kind) {
     + "rating was recomputed as if it had never been played. No rating changes to show.", "warn");
 }
 
-function changesTable(ladder, event) {
-  const changes = [...event.changes].sort((a, b) =>
-    (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.player.localeCompare(b.player));
-  const factions = changes.some((c) => c.faction);
-  const glicko = changes.some((c) => isNumber(c.deviation_after));
-  const rows = changes.map((c) => h("tr", { "data-player": c.player, "data-faction": c.faction ?? "" },
-    h("td", { class: "num", "data-field": "rank", "data-value": c.rank ?? "" }, c.rank ?? "—"),
+/** One row per change: rank, player, before/after/Δ, deviations where the system keeps them. */
+function changeRows(ladder, changes, { factions, deviation, weights, rank = true, weightOf }) {
+  return changes.map((c) => h("tr", { "data-player": c.player, "data-faction": c.faction ?? "", "data-team": c.team ?? "" },
+    rank ? h("td", { class: "num", "data-field": "rank", "data-value": c.rank ?? "" }, c.rank ?? "—") : null,
     h("th", { scope: "row" }, playerLink(ladder.id, c.player, c.faction, c.name)),
     factions ? h("td", {}, c.faction ?? "—") : null,
+    weights ? numCell(weightOf(c), { field: "weight" }) : null,
     numCell(c.rating_before, { field: "rating_before" }),
     numCell(c.rating_after, { field: "rating_after" }),
     numCell(c.delta, { format: "signed", field: "delta" }),
-    glicko ? h("td", { class: "num" }, `${num(c.deviation_before)} → ${num(c.deviation_after)}`) : null,
+    deviation ? h("td", { class: "num" }, `${num(c.deviation_before)} → ${num(c.deviation_after)}`) : null,
     h("td", { class: "details-cell" }, renderDetails(c.details))));
-  return table({
-    className: "standings",
-    head: [numTh("Rank"), "Player", factions ? "Faction" : null, numTh("Before"), numTh("After"),
-      numTh("Δ"), glicko ? numTh("Deviation") : null, "Details"].filter(Boolean),
-    rows,
+}
+
+function changesHead(names, { factions, deviation, weights, rank = true }) {
+  return [rank ? numTh("Rank") : null, "Player", factions ? "Faction" : null,
+    weights ? numTh("Weight", "The share of the game the player played") : null,
+    numTh("Before"), numTh("After"), numTh("Δ"), deviation ? numTh(names.deviation) : null,
+    "Details"].filter(Boolean);
+}
+
+function byRank(a, b) {
+  return (a.rank ?? Infinity) - (b.rank ?? Infinity);
+}
+
+function changesTable(ladder, event, names) {
+  const changes = [...event.changes].sort((a, b) => byRank(a, b) || a.player.localeCompare(b.player));
+  const shown = {
+    factions: changes.some((c) => c.faction),
+    deviation: changes.some((c) => isNumber(c.deviation_after)),
+  };
+  return table({ className: "standings", head: changesHead(names, shown), rows: changeRows(ladder, changes, shown) });
+}
+
+// A side member's weight when the game does not give one: it played the whole game.
+const FULL_WEIGHT = 1;
+
+/**
+ * A team game: its sides best first (equal ranks drew; they keep the posted order), each with
+ * its label, rank and members' changes. The weight column appears when someone played part
+ * of the game (weight < 1).
+ */
+function sidesTables(ladder, event, names) {
+  const change = new Map(event.changes.map((c) => [c.player, c]));
+  const weight = new Map(event.teams.flatMap((t) => t.players.map((p) => [p.player, p.weight ?? FULL_WEIGHT])));
+  const ranks = event.teams.map((t) => t.rank);
+  const shown = {
+    factions: event.changes.some((c) => c.faction),
+    deviation: event.changes.some((c) => isNumber(c.deviation_after)),
+    weights: [...weight.values()].some((w) => w < FULL_WEIGHT),
+    rank: false,
+    weightOf: (c) => weight.get(c.player),
+  };
+  const sides = event.teams.map((t, i) => [t, i]).sort(([a, i], [b, j]) => byRank(a, b) || i - j);
+  return sides.map(([side]) => {
+    const tied = ranks.filter((r) => r === side.rank).length > 1;
+    // An unrated game may hold no change for a member: the member is still listed.
+    const members = side.players.map((p) => change.get(p.player) ?? { player: p.player, faction: p.faction ?? null, team: side.team });
+    return h("section", { class: "side", "data-team": side.team, "data-rank": side.rank },
+      h("h3", {}, `Side ${side.team}`, h("span", { class: "muted" },
+        ` · rank ${side.rank}${tied ? " (tied)" : ""} · ${members.length} player${members.length === 1 ? "" : "s"}`)),
+      table({ className: "standings side-members", head: changesHead(names, shown), rows: changeRows(ladder, members, shown) }));
   });
 }
 
@@ -46,12 +89,15 @@ async function recordedEvent(ladder, system, kind, id, setCrumbs) {
   setCrumbs(ladderCrumbs(ladder, [`${KINDS[kind]} ${name}`, null]));
   document.title = `${name} · ${ladder.title || ladder.id} · Ratings`;
   const held = event.held_on ?? event.played_at;
+  const names = labels(system, ladder);
+  const teams = Array.isArray(event.teams) && event.teams.length > 0;
   return [
     ladderHeader(ladder, system, null, `${KINDS[kind]}: ${name}`),
     facts([
       ["Id", event.id],
       [event.held_on ? "Held on" : "Played at", when(held)],
       event.voided ? null : ["Players", event.changes.length],
+      teams ? ["Sides", event.teams.length] : null,
       ["Sequence", event.seq],
       event.voided ? ["Status", h("span", { class: "badge" }, "voided")] : null,
       event.rated === false ? ["Rated", "no"] : null,
@@ -64,7 +110,9 @@ async function recordedEvent(ladder, system, kind, id, setCrumbs) {
     // A voided event keeps no changes: say so rather than draw an empty table.
     event.voided && !event.changes.length
       ? voidedNotice(KINDS[kind])
-      : [h("h2", {}, "Standings"), changesTable(ladder, event)],
+      : teams
+        ? [h("h2", {}, "Sides, best first"), sidesTables(ladder, event, names)]
+        : [h("h2", {}, "Standings"), changesTable(ladder, event, names)],
   ];
 }
 

@@ -16,7 +16,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
   document.title = `${ladder.title || ladder.id} · Ratings`;
 
   const byRanking = system.rank_by === "ranking_value";
-  const names = labels(system);
+  const names = labels(system, ladder);
   const search = h("input", { type: "search", name: "q", placeholder: "Player name or id", autocomplete: "off" });
   // The national ranking: the server ranks that country's players among themselves.
   const country = h("input", {
@@ -24,7 +24,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     autocomplete: "off", pattern: "[A-Za-z]{2}", spellcheck: "false",
   });
   const sort = h("select", { name: "sort" },
-    option("rating", byRanking ? `${names.rating} (ranking value)` : names.rating, "rating"),
+    option("rating", byRanking ? names.ranking : names.rating, "rating"),
     option("name", "Name"), option("games", "Games"));
   const order = h("select", { name: "order" },
     option("", "Default", ""), option("desc", "Descending"), option("asc", "Ascending"));
@@ -66,8 +66,10 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
       system.per_faction && ["Faction", (e) => h("td", { "data-field": "faction" }, e.faction ?? "—")],
       [numTh(names.rating), (e) => numCell(e.rating, { field: "rating" })],
       showTiebreak && [numTh(names.tiebreak, "Splits equal values"), (e) => numCell(e.tiebreak, { field: "tiebreak" })],
-      showRanking && [numTh("Ranking value"), (e) => numCell(e.ranking_value, { field: "ranking_value" })],
-      showDeviation && [numTh("Deviation"), (e) => numCell(e.deviation, { field: "deviation" })],
+      // Deviation before ranking value: μ, σ, then the μ − 3σ they make (Glicko: r, RD, r − k·RD).
+      showDeviation && [numTh(names.deviation), (e) => numCell(e.deviation, { field: "deviation" })],
+      showRanking && [numTh(names.ranking, "The value that orders the leaderboard"),
+        (e) => numCell(e.ranking_value, { field: "ranking_value" })],
       [numTh("Games"), (e) => h("td", { class: "num", "data-field": "games", "data-value": e.games }, e.games)],
       [numTh("Win rate"), (e) => numCell(e.win_rate, { format: "percent", field: "win_rate", digits: 1 })],
       ["Last played", (e) => h("td", { "data-field": "last_played_at" }, when(e.last_played_at))],

@@ -1,26 +1,26 @@
 // A player: ratings per faction, a rating-history chart and the explained changes.
 
 import { all, api, ladderAndSystem } from "../api.js";
-import { h, isNumber, num, numCell, numTh, path, percent, table, when } from "../dom.js";
+import { h, isNumber, num, numCell, numTh, path, percent, symbolClass, table, when } from "../dom.js";
 import { ratingChart } from "../chart.js";
 import { renderDetails } from "../details.js";
-import { ladderCrumbs, ladderHeader } from "./common.js";
+import { labels, ladderCrumbs, ladderHeader } from "./common.js";
 
 const EVENT_PAGES = { tournament: "tournaments", game: "games" };
 
 function stat(label, value, raw) {
   return h("div", { class: "stat" },
-    h("dt", {}, label),
+    h("dt", { class: symbolClass(label) }, label),
     h("dd", { "data-value": isNumber(raw) ? String(raw) : null }, value));
 }
 
-function ratingCard(rating, system) {
+function ratingCard(rating, system, names) {
   return h("section", { class: "card rating-card", "data-faction": rating.faction ?? "" },
     h("h2", {}, rating.faction ?? "Current rating"),
     h("dl", { class: "stats" },
-      stat("Rating", num(rating.rating), rating.rating),
-      rating.ranking_value !== null ? stat("Ranking value", num(rating.ranking_value), rating.ranking_value) : null,
-      rating.deviation !== null ? stat("Deviation", num(rating.deviation), rating.deviation) : null,
+      stat(names.rating, num(rating.rating), rating.rating),
+      rating.deviation !== null ? stat(names.deviation, num(rating.deviation), rating.deviation) : null,
+      rating.ranking_value !== null ? stat(names.ranking, num(rating.ranking_value), rating.ranking_value) : null,
       rating.volatility !== null ? stat("Volatility", num(rating.volatility, 4), rating.volatility) : null,
       stat("Position", rating.position ?? "—", rating.position),
       system.kind === "game"
@@ -40,8 +40,10 @@ function eventCell(ladder, entry) {
     entry.voided ? h("span", { class: "badge" }, "voided") : null);
 }
 
-function changesTable(ladder, entries) {
+function changesTable(ladder, entries, names) {
   const glicko = entries.some((e) => isNumber(e.deviation_after));
+  // A Team column only for players who played team games (a free-for-all's team is null).
+  const teams = entries.some((e) => e.team);
   const rows = entries.map((e, i) => h("tr", {
     id: `change-${e.faction ?? "all"}-${i}`, class: e.voided ? "voided" : null,
     "data-kind": e.kind, "data-id": e.id ?? "", "data-index": i,
@@ -50,6 +52,7 @@ function changesTable(ladder, entries) {
   eventCell(ladder, e),
   h("td", {}, when(e.at)),
   h("td", { class: "num" }, e.rank ?? "—"),
+  teams ? h("td", { "data-field": "team" }, e.team ?? "—") : null,
   numCell(e.rating_before, { field: "rating_before" }),
   numCell(e.rating_after, { field: "rating_after" }),
   numCell(e.delta, { format: "signed", field: "delta" }),
@@ -60,18 +63,19 @@ function changesTable(ladder, entries) {
   rows.reverse();
   return table({
     className: "history",
-    head: [numTh("#"), "Event", "Time", numTh("Rank"), numTh("Before"), numTh("After"), numTh("Δ"),
-      glicko ? numTh("Deviation") : null, "Details"].filter(Boolean),
+    head: [numTh("#"), "Event", "Time", numTh("Rank"),
+      teams ? "Team" : null, numTh("Before"), numTh("After"), numTh("Δ"),
+      glicko ? numTh(names.deviation) : null, "Details"].filter(Boolean),
     rows,
   });
 }
 
-function factionSection(ladder, player, faction, entries, multiple) {
+function factionSection(ladder, player, faction, entries, multiple, names) {
   const title = multiple ? `History · ${faction ?? "no faction"}` : "History";
   if (!entries.length) {
     return h("section", { class: "faction" }, h("h2", {}, title), h("p", { class: "empty" }, "No changes yet."));
   }
-  const changes = changesTable(ladder, entries);
+  const changes = changesTable(ladder, entries, names);
   const select = (i) => {
     const row = changes.querySelector(`tr[data-index="${i}"]`);
     changes.querySelectorAll("tr.selected").forEach((r) => r.classList.remove("selected"));
@@ -80,7 +84,7 @@ function factionSection(ladder, player, faction, entries, multiple) {
   };
   return h("section", { class: "faction", "data-faction": faction ?? "" },
     h("h2", {}, title),
-    ratingChart(entries, { title: `${player}${faction ? ` (${faction})` : ""}`, onSelect: select }),
+    ratingChart(entries, { title: `${player}${faction ? ` (${faction})` : ""}`, onSelect: select, names }),
     h("h3", {}, "Changes, newest first"),
     changes);
 }
@@ -102,13 +106,14 @@ export async function render({ ladder: ladderId, player }, { setCrumbs }) {
     groups.get(key).push(entry);
   }
   const multiple = groups.size > 1 || system.per_faction;
+  const names = labels(system, ladder);
   return [
     ladderHeader(ladder, system, null, shownName),
     h("p", { class: "profile", "data-player": player },
       info.name ? [h("span", { class: "player-id" }, player), " · "] : null,
       h("span", { "data-field": "country" }, info.country ? `Country: ${info.country}` : "No country given")),
     h("div", { class: "cards", "data-history-total": history.total },
-      info.ratings.map((rating) => ratingCard(rating, system))),
-    [...groups].map(([faction, entries]) => factionSection(ladder, player, faction, entries, multiple)),
+      info.ratings.map((rating) => ratingCard(rating, system, names))),
+    [...groups].map(([faction, entries]) => factionSection(ladder, player, faction, entries, multiple, names)),
   ];
 }

@@ -20,13 +20,22 @@ function players(ladder, event) {
       c.rank !== null && c.rank !== undefined ? `${c.rank}. ` : "", playerLink(ladder.id, c.player, c.faction, c.name))]);
 }
 
+/** A team game's sides best first: "1. red (alice, bob) · 2. blue (carol)". */
+function sides(ladder, game) {
+  const names = new Map(game.changes.map((c) => [c.player, c.name]));
+  const ordered = game.teams.map((t, i) => [t, i]).sort(([a, i], [b, j]) => a.rank - b.rank || i - j);
+  return ordered.flatMap(([t], i) => [i ? " · " : "",
+    h("span", { class: "standing side", "data-team": t.team }, `${t.rank}. ${t.team} (`,
+      t.players.flatMap((p, k) => [k ? ", " : "", playerLink(ladder.id, p.player, p.faction, names.get(p.player))]), ")")]);
+}
+
 function gameRow(ladder, game) {
   return h("tr", { "data-id": game.id, class: game.voided ? "voided" : null },
     h("td", {}, when(game.played_at)),
     h("th", { scope: "row" }, h("a", { href: path("ladders", ladder.id, "games", game.id) }, game.id),
       game.voided ? h("span", { class: "badge" }, "voided") : null,
       game.rated === false ? h("span", { class: "badge" }, "unrated") : null),
-    h("td", { class: "players" }, players(ladder, game)));
+    h("td", { class: "players" }, game.teams?.length ? sides(ladder, game) : players(ladder, game)));
 }
 
 function tournamentRow(ladder, tournament) {
