@@ -56,7 +56,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import importlib
 import tempfile
 
-import glicko2 as glicko2_package  # after the path insert: the checkout's app wins
+try:
+    import glicko2 as glicko2_package
+except ImportError:  # pragma: no cover - a message rather than a traceback
+    sys.exit("bench_engine.py needs the glicko2 package from PyPI: pip install 'glicko2>=2.1'")
 from same_numbers import baseline_engine
 
 #: The first game's time; each next one is a minute later (period "game" does not read it).
