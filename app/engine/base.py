@@ -178,5 +178,5 @@ def rated_change(
     # replace()'s generic field walk (this runs for every player of every replayed game).
     after = PlayerState(rating, before.deviation, before.volatility, before.extra)
     # Lazy details are read-only already; a dict is copied into a read-only view.
-    kept = details if type(details) is Details else frozen(details)
+    kept = details if isinstance(details, Details) else frozen(details)
     return Change(key=key, before=before, after=after, details=kept)
