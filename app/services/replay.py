@@ -237,8 +237,10 @@ class Replay:
                     "volatility_before": change.before.volatility,
                     "volatility_after": change.after.volatility,
                     "state_after": encode_state(change.after),
-                    # Frozen at the top level only, as states are (``encode_state``).
-                    "details": dict(change.details),
+                    # Frozen at the top level only, as states are (``encode_state``). From
+                    # items(): a lazy ``Details`` renders its dict once, where dict() of it
+                    # would look each key up through Python.
+                    "details": dict(change.details.items()),
                     "prev_change_id": start.last_change_id,
                 }
             )
