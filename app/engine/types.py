@@ -206,19 +206,12 @@ class Game:
     def where(self, index: int) -> tuple[str | int, ...]:
         """Where participant ``index`` stands in the request body: ``("players", i)`` in a
         free-for-all, ``("teams", side, "players", member)`` in a team game."""
-        team = self.participants[index].team
-        if team is None:
+        if self.participants[index].team is None:
             return ("players", index)
-        side = 0
-        seen: dict[str | None, int] = {}
-        member = 0
-        for i, p in enumerate(self.participants[: index + 1]):
-            if p.team not in seen:
-                seen[p.team] = len(seen)
-            if p.team == team and i < index:
-                member += 1
-        side = seen[team]
-        return ("teams", side, "players", member)
+        for side_index, side in enumerate(self.sides):
+            if index in side.indices:
+                return ("teams", side_index, "players", side.indices.index(index))
+        raise IndexError(index)
 
 
 @dataclass(frozen=True, slots=True)
