@@ -7,8 +7,9 @@ of the service (issue 21, "reads in proportion too").
 
 The ladder (``bench/history_data.py``, seeded: 100,000 two-player elo games among 20,000
 players by default) is imported once per database as ``ratings import`` does: a SQLite file
-under ``--work`` and the PostgreSQL database ``bench_asof`` (created by the caller, see
-bench/README.md; its schema ``bench`` is recreated). With ``--keep`` both stay for the next
+under ``--work`` and the PostgreSQL database ``bench_asof`` (created by the caller:
+``psql -h 127.0.0.1 -U postgres -c "CREATE DATABASE bench_asof"``; its schema ``bench`` is
+recreated, and dropped with ``--drop``). With ``--keep`` both stay for the next
 run, which then skips the import. Each checkout is then timed in a process of its own with
 ``PYTHONPATH`` at it: ``players.get_leaderboard`` (what the route runs) for the plain board
 and for the board as of the middle of the history, limit 50, ``--repeats`` times each after
