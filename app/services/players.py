@@ -14,7 +14,7 @@ from app.core.database import Database, Retry
 from app.core.errors import Invalid, NotFound
 from app.engine.protocols import key_for
 from app.models import NO_FACTION, Change, Event, Ladder, PlayerRating
-from app.repositories.changes import ChangeRepository
+from app.repositories.changes import NO_STATISTICS, AsOfBoard, ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.repositories.profiles import ProfileRepository, players_of_country
@@ -31,9 +31,9 @@ from app.schemas.players import (
 from app.schemas.profiles import LadderRatingOut, PlayerProfileOut
 from app.services import snapshots
 from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_engine
-from app.services.history import NewEvent, record, validate
+from app.services.history import NewEvent, ladder_state_as_of, record, validate
 from app.services.profiles import name_and_country, profiles_of
-from app.services.runtime import now, require_ladder, runtime_for
+from app.services.runtime import Runtime, now, require_ladder, runtime_for
 
 
 def _faction_out(faction: str) -> str | None:
@@ -247,7 +247,77 @@ def _board_as_of(
     offset: int,
     around: str | None,
 ) -> tuple[int, list[LeaderboardEntry]]:
+    """The board as of ``at``: selected, ranked and paged in SQL where the system ranks by
+    the stored rating (``snapshots.ranked_by_stored_rating``), else from every rating's
+    state decoded and ranked here. Both order as the present board does."""
     runtime = runtime_for(ladder)
+    if snapshots.ranked_by_stored_rating(runtime):
+        total, page = _board_as_of_in_sql(
+            session, ladder, runtime, at, board_filter, limit=limit, offset=offset, around=around
+        )
+    else:
+        total, page = _board_as_of_decoded(
+            session, ladder, runtime, at, board_filter, limit=limit, offset=offset, around=around
+        )
+    return total, [_board_entry(position, e) for position, e in page]
+
+
+def _board_as_of_in_sql(
+    session: Session,
+    ladder: Ladder,
+    runtime: Runtime,
+    at: datetime,
+    board_filter: BoardFilter,
+    *,
+    limit: int,
+    offset: int,
+    around: str | None,
+) -> tuple[int, list[tuple[int, snapshots.Entry]]]:
+    """Statistics and states are read for the page's ratings only."""
+    changes = ChangeRepository(session)
+    f = board_filter
+    board = AsOfBoard(
+        sort=f.sort,
+        order=f.direction,
+        active_since=f.active_since,
+        faction=f.faction,
+        min_games=f.min_games,
+        players=None if f.country is None else players_of_country(f.country),
+    )
+    if around is not None:
+        index = changes.index_in_board_as_of(ladder.id, at, board, around)
+        if index is None:
+            raise _not_on_board(around)
+        total, _ = changes.board_as_of(ladder.id, at, board, limit=0, offset=0)
+        offset = _window_offset(index, limit, total)
+    total, rows = changes.board_as_of(ladder.id, at, board, limit=limit, offset=offset)
+    stats = changes.statistics(ladder.id, until=at, players=sorted({c.player for _, c in rows}))
+    ladder_state = ladder_state_as_of(session, ladder, runtime, at)
+    return total, [
+        (
+            position,
+            snapshots.entry_of(
+                runtime,
+                change,
+                stats.get((change.player, change.faction), NO_STATISTICS),
+                ladder_state,
+            ),
+        )
+        for position, change in rows
+    ]
+
+
+def _board_as_of_decoded(
+    session: Session,
+    ladder: Ladder,
+    runtime: Runtime,
+    at: datetime,
+    board_filter: BoardFilter,
+    *,
+    limit: int,
+    offset: int,
+    around: str | None,
+) -> tuple[int, list[tuple[int, snapshots.Entry]]]:
     f = board_filter
     nationals = None if f.country is None else ProfileRepository(session).players_of(f.country)
     entries = [
@@ -262,33 +332,37 @@ def _board_as_of(
         and (nationals is None or e.player in nationals)
     ]
     board = snapshots.ranked(entries, runtime.info.rank_by)
-    keys = {
-        "rating": lambda item: (item[0], item[1].player),
-        "name": lambda item: (item[1].player, item[1].faction or ""),
-        "games": lambda item: (item[1].games, item[1].player),
+    # The present board's order (RatingRepository.leaderboard): the sort, then player and
+    # faction ascending. Two stable sorts: reversing the second keeps ties in the first's.
+    board.sort(key=lambda item: (item[1].player, item[1].faction or ""))
+    primary: dict[str, Callable[[tuple[int, snapshots.Entry]], Any]] = {
+        "rating": lambda item: item[0],
+        "name": lambda item: item[1].player,
+        "games": lambda item: item[1].games,
     }
     reverse = (f.direction == "asc") if f.sort == "rating" else (f.direction == "desc")
-    board.sort(key=keys[f.sort], reverse=reverse)
+    board.sort(key=primary[f.sort], reverse=reverse)
     if around is not None:
         index = next((i for i, (_, e) in enumerate(board) if e.player == around), None)
         if index is None:
             raise _not_on_board(around)
         offset = _window_offset(index, limit, len(board))
-    return len(board), [
-        LeaderboardEntry(
-            position=position,
-            player=e.player,
-            faction=e.faction,
-            rating=e.standing.rating,
-            deviation=e.standing.deviation,
-            ranking_value=e.standing.ranking_value,
-            tiebreak=e.standing.tiebreak,
-            games=e.games,
-            win_rate=_rate(e.wins, e.games),
-            last_played_at=e.last_played_at,
-        )
-        for position, e in board[offset : offset + limit]
-    ]
+    return len(board), board[offset : offset + limit]
+
+
+def _board_entry(position: int, e: snapshots.Entry) -> LeaderboardEntry:
+    return LeaderboardEntry(
+        position=position,
+        player=e.player,
+        faction=e.faction,
+        rating=e.standing.rating,
+        deviation=e.standing.deviation,
+        ranking_value=e.standing.ranking_value,
+        tiebreak=e.standing.tiebreak,
+        games=e.games,
+        win_rate=_rate(e.wins, e.games),
+        last_played_at=e.last_played_at,
+    )
 
 
 def _board_now(

@@ -6,16 +6,18 @@ and "as it would be", from the same history and the same engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.engine.base import BaseRater
 from app.engine.ledger import shown
 from app.engine.types import Standing
-from app.models import NO_FACTION, Ladder
-from app.repositories.changes import ChangeRepository
+from app.models import NO_FACTION, Change, Ladder
+from app.repositories.changes import NO_STATISTICS, ChangeRepository
 from app.services.history import ladder_state_as_of
 from app.services.runtime import Runtime, decode_state
 
@@ -32,7 +34,49 @@ class Entry:
     last_played_at: datetime | None = None
 
 
-__all__ = ["Entry", "Standing", "as_of", "position_of", "ranked", "sort_value"]
+__all__ = [
+    "Entry",
+    "Standing",
+    "as_of",
+    "entry_of",
+    "position_of",
+    "ranked",
+    "ranked_by_stored_rating",
+    "sort_value",
+]
+
+
+def ranked_by_stored_rating(runtime: Runtime) -> bool:
+    """Whether a board of the system is ordered by the stored ``rating_after`` alone, so SQL
+    can select, rank and page it: the system ranks by rating, shows the state's rating as it
+    is (the base standing: no ranking value, no tiebreak) and has no ladder-wide floor.
+    Systems ranking by a value computed from the state (Glicko, TrueSkill), splitting ties
+    from it (Kinzett) or raising ratings to a floor (NADF) need every state decoded."""
+    rater = type(runtime.rater)
+    return (
+        runtime.info.rank_by == "rating"
+        and getattr(rater, "standing", None) is BaseRater.standing
+        and getattr(rater, "rating_floor", None) is BaseRater.rating_floor
+    )
+
+
+def entry_of(
+    runtime: Runtime,
+    change: Change,
+    counts: Mapping[str, Any],
+    ladder_state: Mapping[str, Any],
+) -> Entry:
+    """A rating as its last change ``change`` left it, with its statistics ``counts``."""
+    return Entry(
+        player=change.player,
+        faction=None if change.faction == NO_FACTION else change.faction,
+        standing=shown(runtime.rater, decode_state(change.state_after), ladder_state),
+        games=counts["games"],
+        wins=counts["wins"],
+        draws=counts["draws"],
+        losses=counts["losses"],
+        last_played_at=counts["last_played_at"],
+    )
 
 
 def sort_value(standing: Standing, rank_by: str) -> tuple[float, float]:
@@ -67,22 +111,15 @@ def as_of(session: Session, ladder: Ladder, runtime: Runtime, at: datetime) -> l
     changes = ChangeRepository(session)
     stats = changes.statistics(ladder.id, until=at)
     ladder_state = ladder_state_as_of(session, ladder, runtime, at)
-    entries: list[Entry] = []
-    for change in changes.last_at(ladder.id, at):
-        counts = stats.get((change.player, change.faction), {})
-        entries.append(
-            Entry(
-                player=change.player,
-                faction=None if change.faction == NO_FACTION else change.faction,
-                standing=shown(runtime.rater, decode_state(change.state_after), ladder_state),
-                games=counts.get("games", 0),
-                wins=counts.get("wins", 0),
-                draws=counts.get("draws", 0),
-                losses=counts.get("losses", 0),
-                last_played_at=counts.get("last_played_at"),
-            )
+    return [
+        entry_of(
+            runtime,
+            change,
+            stats.get((change.player, change.faction), NO_STATISTICS),
+            ladder_state,
         )
-    return entries
+        for change in changes.last_at(ladder.id, at)
+    ]
 
 
 def position_of(entries: Sequence[tuple[int, Entry]], player: str, faction: str | None) -> int:
