@@ -9,6 +9,7 @@ per client address.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -115,10 +116,28 @@ async def _timed(call: Any) -> tuple[float, int]:
     return time.perf_counter() - started, response.status_code
 
 
+#: How long a test's prediction is computed again at most, waiting for what it waits for
+#: (the probes to finish, the disconnect to be seen).
+COMPUTE_AGAIN_SECONDS = 30.0
+
+
 async def test_concurrent_maximal_predictions_leave_the_service_answering(
-    database: Database,
+    database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     concurrent = 20
+    # Each prediction computes again until the probes are done (bounded), so they always meet
+    # predictions computing (CPU-bound, as slow ones are) however fast a table has become.
+    probed = threading.Event()
+    compute = predictions.compute
+
+    def until_probed(*args: Any, **kwargs: Any) -> Any:
+        deadline = time.monotonic() + COMPUTE_AGAIN_SECONDS
+        result = compute(*args, **kwargs)
+        while not probed.is_set() and time.monotonic() < deadline:
+            result = compute(*args, **kwargs)
+        return result
+
+    monkeypatch.setattr(predictions, "compute", until_probed)
     async with _client(database) as client:
         await make_ladder(client, "heavy", "elo")
         await make_ladder(client, "club", "elo")
@@ -145,6 +164,7 @@ async def test_concurrent_maximal_predictions_leave_the_service_answering(
                 probes.append((name, elapsed, status))
             await asyncio.sleep(0.2)
         still_running = sum(not task.done() for task in predictions_running)
+        probed.set()
         answers = await asyncio.gather(*predictions_running)
     assert still_running > 0, "the probes ran after the predictions: they tested nothing"
     assert all(r.status_code == 200 for r in answers)
@@ -197,10 +217,6 @@ async def test_an_abandoned_heavy_read_stops() -> None:
     assert ran == []
 
 
-#: How long an abandoned prediction is computed again at most, waiting to see the disconnect.
-COMPUTE_AGAIN_SECONDS = 30.0
-
-
 async def test_an_abandoned_prediction_stops_computing(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -209,10 +225,13 @@ async def test_an_abandoned_prediction_stops_computing(
     endings: list[str] = []
     compute = predictions.compute
 
+    computing = threading.Event()
+
     def watched(*args: Any, **kwargs: Any) -> Any:
         # A maximal table now takes a fraction of a second, which can end before the
         # disconnect is seen: computed again until then (bounded), as a longer one would run.
         deadline = time.monotonic() + COMPUTE_AGAIN_SECONDS
+        computing.set()
         try:
             result = compute(*args, **kwargs)
             while time.monotonic() < deadline:
@@ -232,13 +251,14 @@ async def test_an_abandoned_prediction_stops_computing(
     body = httpx.Request("POST", "/", json=_table("heavy", MAXIMAL_TABLE)).content
     messages = [{"type": "http.request", "body": body, "more_body": False}]
 
-    gone_at = time.monotonic() + 0.05  # the client goes right after sending its body
-
     async def receive() -> dict[str, Any]:
         if messages:
             return messages.pop(0)
-        if time.monotonic() < gone_at:
-            await asyncio.sleep(gone_at - time.monotonic())
+        # The client goes once the prediction computes (gone sooner, it would be abandoned
+        # before computing, which tests something else).
+        deadline = time.monotonic() + COMPUTE_AGAIN_SECONDS
+        while not computing.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
         return {"type": "http.disconnect"}
 
     sent: list[dict[str, Any]] = []
