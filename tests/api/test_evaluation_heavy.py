@@ -128,7 +128,15 @@ async def test_an_abandoned_evaluation_stops_computing(
         endings.append("finished")
         return result
 
+    computing = threading.Event()
+    evaluate_one = evaluation.evaluate_one
+
+    def rating(*args: Any, **kwargs: Any) -> Any:
+        computing.set()
+        return evaluate_one(*args, **kwargs)
+
     monkeypatch.setattr(evaluation, "evaluate", watched)
+    monkeypatch.setattr(evaluation, "evaluate_one", rating)
     monkeypatch.setattr(heavy_slots, "DISCONNECT_POLL_SECONDS", 0.01)
     app = create_app(make_settings(database_url=str(database.url)), database=database)
     async with httpx.AsyncClient(
@@ -137,13 +145,15 @@ async def test_an_abandoned_evaluation_stops_computing(
         await _ladder(client)
     body = httpx.Request("POST", "/", json=_heavy_body()).content
     messages = [{"type": "http.request", "body": body, "more_body": False}]
-    gone_at = time.monotonic() + 0.3  # once the ladder's history is read and rating
 
     async def receive() -> dict[str, Any]:
         if messages:
             return messages.pop(0)
-        if time.monotonic() < gone_at:
-            await asyncio.sleep(gone_at - time.monotonic())
+        # The client goes once the ladder's history is read and the candidates are rating
+        # (gone sooner, the request would be abandoned before computing).
+        deadline = time.monotonic() + PROBES_WAIT_SECONDS
+        while not computing.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
         return {"type": "http.disconnect"}
 
     sent: list[dict[str, Any]] = []
