@@ -169,7 +169,7 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
     )
 
     from app.core.errors import DomainError
-    from app.services import bulk
+    from app.services import bulk, import_files
 
     console = Console(stderr=True)
     fmt = fmt or ("csv" if path.suffix.lower() == ".csv" else "jsonl")
@@ -178,7 +178,7 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
         try:
             # utf-8-sig: a byte-order mark, as spreadsheets save CSV, is not part of the data.
             with path.open(encoding="utf-8-sig", newline="") as stream:
-                parsed = bulk.read(stream, fmt)
+                parsed = import_files.read(stream, fmt)
         except (OSError, UnicodeDecodeError) as exc:
             console.print(f"[red]error:[/red] cannot read {path}: {exc}")
             return 2

@@ -8,7 +8,7 @@ moves from session to session, and with other work) cancels out of the ratio:
 
 Each unit runs in its own process with ``PYTHONPATH`` at one checkout and a freshly migrated
 database (a SQLite file, or the PostgreSQL schema ``bench_ab``, dropped and recreated): the
-history is read, validated and imported as ``ratings import`` does (``bulk.read``,
+history is read, validated and imported as ``ratings import`` does (``import_files.read``,
 ``bulk.ensure_ladder``, ``bulk.to_items``, ``bulk.apply_in_chunks``), then recomputed from
 scratch (``admin.recompute_ladder``). Rounds alternate which checkout goes first. The files
 come from ``bench/history_data.py`` (seeded), so both checkouts import the same bytes.

@@ -8,7 +8,7 @@ In one run, for each database (a SQLite file; PostgreSQL in the schema ``bench_h
 dropped and recreated), it measures:
 
 a. ``ratings import`` of N two-player ``elo`` games and M four-player ``glicko2`` games, from
-   seeded JSON Lines files, through the real import path in-process (``bulk.read`` →
+   seeded JSON Lines files, through the real import path in-process (``import_files.read`` →
    ``bulk.ensure_ladder`` → ``bulk.to_items`` → ``bulk.apply_in_chunks``: the body of
    ``app.cli.import_file`` without its progress bar);
 b. ``ratings recompute LADDER`` of both ladders (``app.services.admin.recompute_ladder``, what
@@ -66,7 +66,7 @@ from app.cli import migrate  # noqa: E402
 from app.core.database import Database  # noqa: E402
 from app.engine.ledger import final_states  # noqa: E402
 from app.models import PlayerRating  # noqa: E402
-from app.services import bulk  # noqa: E402
+from app.services import bulk, import_files  # noqa: E402
 from app.services.admin import recompute_ladder  # noqa: E402
 from app.services.conversion import GAME  # noqa: E402
 from app.services.events import void_event  # noqa: E402
@@ -349,7 +349,7 @@ def import_file(db: Database, ds: data.Dataset, path: Path, chunk: int) -> dict[
     phases: dict[str, float] = {}
     began = time.perf_counter()
     with path.open(encoding="utf-8", newline="") as stream:
-        parsed = bulk.read(stream, "jsonl")
+        parsed = import_files.read(stream, "jsonl")
     phases["read_s"] = time.perf_counter() - began
     mark = time.perf_counter()
     bulk.ensure_ladder(db, ds.ladder, parsed.header)

@@ -31,8 +31,13 @@ def import_history(db: Any, path: str, ladder: str) -> int:
     """Read, validate and apply a JSON Lines history; the events created."""
     from app.services import bulk
 
+    try:
+        from app.services.import_files import read
+    except ImportError:  # a checkout from before reading moved out of bulk.py (2dd211d)
+        read = bulk.read  # type: ignore[attr-defined]
+
     with open(path, encoding="utf-8") as stream:
-        parsed = bulk.read(stream, "jsonl")
+        parsed = read(stream, "jsonl")
     bulk.ensure_ladder(db, ladder, parsed.header)
     items, errors = bulk.to_items(db, ladder, parsed)
     assert not errors, errors[:3]
