@@ -82,3 +82,53 @@ def stored_ratings(database: Database, ladder: str) -> dict[str, tuple[float, in
             {"ladder": ladder},
         )
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+async def post_then_disconnect(
+    app: Any, path: str, json: Any, gone: Any, *, wait_seconds: float, auth: str
+) -> int:
+    """POST ``json`` to ``path`` straight through the ASGI ``app`` as a client that sends
+    its body and disconnects once ``gone`` (a ``threading.Event``) is set (within
+    ``wait_seconds``); returns the status the app answered (499 for an abandoned request)."""
+    import asyncio
+    import time
+
+    body = httpx.Request("POST", "/", json=json).content
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive() -> dict[str, Any]:
+        if messages:
+            return messages.pop(0)
+        deadline = time.monotonic() + wait_seconds
+        while not gone.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        return {"type": "http.disconnect"}
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [
+            (b"host", b"ratings.test"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"authorization", auth.encode()),
+        ],
+        "client": ("127.0.0.1", 50_001),
+        "server": ("ratings.test", 80),
+        "state": {},
+    }
+    await app(scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    return int(start["status"])

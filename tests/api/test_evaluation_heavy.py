@@ -18,7 +18,7 @@ from app.schemas.evaluation import EvaluateIn
 from app.services import evaluation
 from app.services.heavy import Abandoned, Cancel
 from tests.conftest import AUTH, make_settings
-from tests.helpers import game
+from tests.helpers import game, post_then_disconnect
 
 pytestmark = pytest.mark.anyio
 
@@ -143,48 +143,18 @@ async def test_an_abandoned_evaluation_stops_computing(
         transport=httpx.ASGITransport(app=app), base_url="http://ratings.test", headers=AUTH
     ) as client:
         await _ladder(client)
-    body = httpx.Request("POST", "/", json=_heavy_body()).content
-    messages = [{"type": "http.request", "body": body, "more_body": False}]
-
-    async def receive() -> dict[str, Any]:
-        if messages:
-            return messages.pop(0)
-        # The client goes once the ladder's history is read and the candidates are rating
-        # (gone sooner, the request would be abandoned before computing).
-        deadline = time.monotonic() + PROBES_WAIT_SECONDS
-        while not computing.is_set() and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
-        return {"type": "http.disconnect"}
-
-    sent: list[dict[str, Any]] = []
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/ladders/club/evaluate",
-        "raw_path": b"/ladders/club/evaluate",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [
-            (b"host", b"ratings.test"),
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"authorization", AUTH["Authorization"].encode()),
-        ],
-        "client": ("127.0.0.1", 50_001),
-        "server": ("ratings.test", 80),
-        "state": {},
-    }
+    # The client goes once the ladder's history is read and the candidates are rating
+    # (gone sooner, the request would be abandoned before computing).
     started = time.perf_counter()
-    await app(scope, receive, send)
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    assert start["status"] == 499
+    status = await post_then_disconnect(
+        app,
+        "/ladders/club/evaluate",
+        _heavy_body(),
+        computing,
+        wait_seconds=PROBES_WAIT_SECONDS,
+        auth=AUTH["Authorization"],
+    )
+    assert status == 499
     assert endings == ["abandoned"]
     assert time.perf_counter() - started < 0.3 + FAST_SECONDS
 

@@ -25,7 +25,7 @@ from app.main import create_app
 from app.services import predictions
 from app.services.heavy import Abandoned, Cancel
 from tests.conftest import AUTH, make_settings
-from tests.helpers import game, make_ladder, post_game
+from tests.helpers import game, make_ladder, post_game, post_then_disconnect
 
 pytestmark = pytest.mark.anyio
 
@@ -248,47 +248,17 @@ async def test_an_abandoned_prediction_stops_computing(
     app = create_app(make_settings(database_url=str(database.url)), database=database)
     async with _client(database) as client:
         await make_ladder(client, "heavy", "glicko2")
-    body = httpx.Request("POST", "/", json=_table("heavy", MAXIMAL_TABLE)).content
-    messages = [{"type": "http.request", "body": body, "more_body": False}]
-
-    async def receive() -> dict[str, Any]:
-        if messages:
-            return messages.pop(0)
-        # The client goes once the prediction computes (gone sooner, it would be abandoned
-        # before computing, which tests something else).
-        deadline = time.monotonic() + COMPUTE_AGAIN_SECONDS
-        while not computing.is_set() and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
-        return {"type": "http.disconnect"}
-
-    sent: list[dict[str, Any]] = []
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/predictions",
-        "raw_path": b"/predictions",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [
-            (b"host", b"ratings.test"),
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"authorization", AUTH["Authorization"].encode()),
-        ],
-        "client": ("127.0.0.1", 50_001),
-        "server": ("ratings.test", 80),
-        "state": {},
-    }
-    await app(scope, receive, send)
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    assert start["status"] == 499
+    # The client goes once the prediction computes (gone sooner, it would be abandoned
+    # before computing, which tests something else).
+    status = await post_then_disconnect(
+        app,
+        "/predictions",
+        _table("heavy", MAXIMAL_TABLE),
+        computing,
+        wait_seconds=COMPUTE_AGAIN_SECONDS,
+        auth=AUTH["Authorization"],
+    )
+    assert status == 499
     assert endings == ["abandoned"]
 
 
