@@ -9,9 +9,10 @@ import os
 import secrets
 import sys
 import tempfile
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.core.settings import Settings, get_settings
 
@@ -21,6 +22,9 @@ APP = "app.main:create_app"
 
 if TYPE_CHECKING:
     from app.core.database import Database
+
+#: What a replaying command computes (an evaluation, a tuning).
+ResultT = TypeVar("ResultT")
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
@@ -314,6 +318,29 @@ def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:.6f}"
 
 
+def _replaying(
+    ladder: str,
+    request: Any,
+    label: str,
+    run: Callable[[Database, Any, Callable[[int], None]], ResultT],
+) -> ResultT:
+    """``run`` over the ladder's history read once, with a progress bar on stderr counting
+    the events its candidates replay (evaluate and tune)."""
+    from rich.console import Console
+
+    from app.services import evaluation
+
+    database = _database()
+    try:
+        history = evaluation.read(database, ladder)
+        total = len(history.rows) * evaluation.replays_of(request)
+        with _progress(Console(stderr=True), label) as progress:
+            task = progress.add_task(label, total=total)
+            return run(database, history, lambda count: progress.advance(task, count))
+    finally:
+        database.dispose()
+
+
 def evaluate_ladder(args: argparse.Namespace) -> int:
     """``ratings evaluate``: one candidate (default: the ladder's own system and parameters)
     scored against the ladder's history beside the baseline, without the HTTP cap."""
@@ -332,22 +359,14 @@ def evaluate_ladder(args: argparse.Namespace) -> int:
     request = _request(EvaluateIn, body)
     if request is None:
         return 2
-    console = Console(stderr=True)
-    database = _database()
-    try:
-        history = evaluation.read(database, args.ladder)
-        total = len(history.rows) * evaluation.replays_of(request)
-        with _progress(console, "evaluating") as progress:
-            task = progress.add_task("evaluate", total=total)
-            out = evaluation.evaluate(
-                database,
-                args.ladder,
-                request,
-                progress=lambda count: progress.advance(task, count),
-                history=history,
-            )
-    finally:
-        database.dispose()
+    out = _replaying(
+        args.ladder,
+        request,
+        "evaluating",
+        lambda db, history, advance: evaluation.evaluate(
+            db, args.ladder, request, progress=advance, history=history
+        ),
+    )
     if args.json:
         print(out.model_dump_json(indent=2))
         return 0
@@ -396,23 +415,14 @@ def tune_ladder(args: argparse.Namespace) -> int:
     )
     if request is None:
         return 2
-    console = Console(stderr=True)
-    database = _database()
-    try:
-        history = evaluation.read(database, args.ladder)
-        total = len(history.rows) * evaluation.replays_of(request)
-        with _progress(console, "tuning") as progress:
-            task = progress.add_task("tune", total=total)
-            out = evaluation.tune(
-                database,
-                args.ladder,
-                request,
-                progress=lambda count: progress.advance(task, count),
-                processes=args.processes,
-                history=history,
-            )
-    finally:
-        database.dispose()
+    out = _replaying(
+        args.ladder,
+        request,
+        "tuning",
+        lambda db, history, advance: evaluation.tune(
+            db, args.ladder, request, progress=advance, processes=args.processes, history=history
+        ),
+    )
     if args.json:
         print(out.model_dump_json(indent=2))
         return 0
