@@ -474,8 +474,18 @@ async def post_game(
     return False
 
 
+#: Idle seconds before the client drops a pooled connection: below uvicorn's keep-alive
+#: timeout (5 s), so the client never sends on a connection the server is closing (both at
+#: 5 s, a request now and then met the server's close: a ReadError).
+CLIENT_KEEPALIVE_SECONDS = 2.0
+
+
 def http_client(concurrency: int) -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=concurrency + 10, max_keepalive_connections=concurrency)
+    limits = httpx.Limits(
+        max_connections=concurrency + 10,
+        max_keepalive_connections=concurrency,
+        keepalive_expiry=CLIENT_KEEPALIVE_SECONDS,
+    )
     timeout = httpx.Timeout(REQUEST_TIMEOUT, connect=5.0)
     return httpx.AsyncClient(headers=AUTH, limits=limits, timeout=timeout)
 
