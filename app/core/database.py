@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
+from enum import Enum, IntEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -50,11 +50,24 @@ SQLITE_POOL_SIZE = 8
 INTEGRITY_RETRIES = 5
 
 
-class Retry(Enum):
-    """What a transaction's work returns, instead of a result, to be rolled back and run again."""
+class Lock(IntEnum):
+    """How much of its ladder a write holds, least first: the runner escalates."""
 
-    #: It needs its ladder's exclusive lock (a late result, a ladder-wide system).
-    EXCLUSIVE = "exclusive"
+    #: The ladder shared and the event's own rating rows: an event at the end of history.
+    ROWS = 0
+    #: The ladder shared and the rating rows of the change's dependency cone: a late result,
+    #: a correction or a void, in a system whose events depend only on their own ratings.
+    CONE = 1
+    #: The ladder exclusively: a ladder-wide system, or a cone that grew while it was locked.
+    LADDER = 2
+
+
+class Retry(Enum):
+    """What a transaction's work returns, instead of a result, to be rolled back and run
+    again holding more of its ladder."""
+
+    CONE = Lock.CONE
+    EXCLUSIVE = Lock.LADDER
 
 
 class SqliteWriterQueue:
@@ -181,27 +194,31 @@ class Database:
     def run(self, work: Callable[[Session], T], *, write: bool = True) -> T:
         """Run ``work`` in a transaction: the one place that retries. Transient failures run
         it again with back-off, and so does a write that lost a unique-key race."""
-        return self.run_escalating(lambda session, _exclusive: work(session), write=write)
+        return self.run_escalating(lambda session, _lock: work(session), write=write)
 
     def run_escalating(
-        self, work: Callable[[Session, bool], T | Retry], *, write: bool = True
+        self,
+        work: Callable[[Session, Lock], T | Retry],
+        *,
+        write: bool = True,
+        start: Lock = Lock.ROWS,
     ) -> T:
-        """:meth:`run` for a write that starts under its ladder's shared lock (``work`` gets
-        ``exclusive=False``) and returns :attr:`Retry.EXCLUSIVE` when it must hold the
-        exclusive one: it is rolled back and run once more with ``exclusive=True``."""
-        exclusive = False
+        """:meth:`run` for a write that starts holding ``start`` of its ladder (``work`` gets
+        the :class:`Lock` it is to take) and returns a :class:`Retry` when it must hold more:
+        it is rolled back and run again with that lock."""
+        lock = start
         delay = RETRY_BASE_DELAY
         transient = races = 0
         while True:
             try:
                 with self.session(write=write) as session:
-                    result = work(session, exclusive)
+                    result = work(session, lock)
                     if isinstance(result, Retry):
                         session.rollback()
                 if not isinstance(result, Retry):
                     return result
-                if result is Retry.EXCLUSIVE and not exclusive:
-                    exclusive = True
+                if result.value > lock:
+                    lock = result.value
                     continue
                 races += 1
             except IntegrityError:

@@ -33,14 +33,19 @@ class EventRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def find(self, ladder_id: str, kind: str, external_id: str) -> Event | None:
-        return self.session.scalars(
-            select(Event).where(
-                Event.ladder_id == ladder_id,
-                Event.kind == kind,
-                Event.external_id == external_id,
-            )
-        ).one_or_none()
+    def find(
+        self, ladder_id: str, kind: str, external_id: str, *, lock: bool = False
+    ) -> Event | None:
+        """``lock``: locked for update (PostgreSQL), so that two corrections of one event
+        take turns, the second reading what the first wrote."""
+        statement = select(Event).where(
+            Event.ladder_id == ladder_id,
+            Event.kind == kind,
+            Event.external_id == external_id,
+        )
+        if lock:
+            statement = statement.with_for_update()
+        return self.session.scalars(statement).one_or_none()
 
     def find_many(
         self, ladder_id: str, keys: Sequence[tuple[str, str]]

@@ -39,12 +39,18 @@ class RatingRepository:
         )
 
     def rows(
-        self, ladder_id: str, keys: Sequence[RatingKey], *, lock: bool = False
+        self,
+        ladder_id: str,
+        keys: Sequence[RatingKey],
+        *,
+        lock: bool = False,
+        skip_locked: bool = False,
     ) -> dict[RatingKey, Row[Any]]:
         """The rating rows of ``keys`` that exist, as plain rows (the columns of
         ``player_ratings``, by attribute). ``lock``: locked for update in sorted order, so
         concurrent writers queue instead of deadlocking (PostgreSQL; SQLite's
-        ``BEGIN IMMEDIATE`` has serialised every writer already).
+        ``BEGIN IMMEDIATE`` has serialised every writer already). ``skip_locked``: rows
+        another transaction holds are left out instead of waited for.
 
         PostgreSQL gets the keys as one JSON document joined to the table: a row-value IN
         list binds two parameters per key, and past a few thousand keys its parse tree
@@ -56,7 +62,7 @@ class RatingRepository:
         table = cast(Table, PlayerRating.__table__)
         if is_postgres(self.session):
             found = self.session.execute(
-                keyed_rows_statement(table, lock=lock),
+                keyed_rows_statement(table, lock=lock, skip_locked=skip_locked),
                 {"ladder_id": ladder_id, "keys": json.dumps(wanted)},
             )
             return {(r.player, r.faction): r for r in found}
@@ -217,15 +223,16 @@ class RatingRepository:
 
 
 @functools.cache
-def keyed_rows_statement(table: Table, *, lock: bool) -> TextualSelect:
+def keyed_rows_statement(table: Table, *, lock: bool, skip_locked: bool = False) -> TextualSelect:
     """PostgreSQL: a ladder's rating rows given as a JSON array of [player, faction], in
     sorted order (locked as the sorted result is read, with ``lock``)."""
+    locking = (" FOR UPDATE" + (" SKIP LOCKED" if skip_locked else "")) if lock else ""
     names = ", ".join(table.c.keys())
     return text(
         f"SELECT {names} FROM {table.name} WHERE ladder_id = :ladder_id "
         "AND (player, faction) IN "
         "(SELECT key ->> 0, key ->> 1 FROM json_array_elements(CAST(:keys AS json)) AS key) "
-        "ORDER BY player, faction" + (" FOR UPDATE" if lock else "")
+        "ORDER BY player, faction" + locking
     ).columns(*table.c)
 
 

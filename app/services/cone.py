@@ -42,6 +42,8 @@ class Cone:
     deleted: list[int] = field(default_factory=list)
     #: The ratings whose changes go.
     lost: set[RatingKey] = field(default_factory=set)
+    #: Every rating the replay rates or rewrites: ``lost`` and the changed events' ratings.
+    touched: set[RatingKey] = field(default_factory=set)
 
 
 def find_cone(
@@ -113,4 +115,5 @@ def find_cone(
     untimed = changes.positions_after(ladder.id, start, last)
     for seq, entries in groupby(untimed, key=itemgetter(0)):
         meet(seq, {(player, faction) for _, player, faction in entries})
+    cone.touched = dirty
     return cone

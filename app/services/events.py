@@ -12,7 +12,7 @@ import anyio.to_thread
 from sqlalchemy.orm import Session
 
 from app.core import metrics
-from app.core.database import Database, Retry
+from app.core.database import Database, Lock, Retry
 from app.core.errors import Conflict, NotFound
 from app.engine.ledger import event_keys, event_ranks, event_teams, rate_event
 from app.engine.types import Change as EngineChange
@@ -33,8 +33,8 @@ from app.services.history import (
     Created,
     Existing,
     NewEvent,
-    recompute,
     record,
+    rerate,
     states_as_of,
     validate,
 )
@@ -214,8 +214,8 @@ def _submit(db: Database, new: NewEvent, *, dry_run: bool) -> Submitted:
     if dry_run:
         return Submitted(200, _dry_run(db, new))
 
-    def work(session: Session, exclusive: bool) -> tuple[Submitted, str] | Retry:
-        recorded = record(session, new.ladder_id, new, exclusive=exclusive)
+    def work(session: Session, lock: Lock) -> tuple[Submitted, str] | Retry:
+        recorded = record(session, new.ladder_id, new, lock=lock)
         if isinstance(recorded, Retry):
             return recorded
         if isinstance(recorded, Created):
@@ -349,15 +349,17 @@ def get_event(db: Database, ladder_id: str, kind: str, external_id: str) -> Game
 def correct_event(
     db: Database, ladder_id: str, external_id: str, new: NewEvent
 ) -> GameOut | TournamentOut:
-    """Replace a stored result and recompute everything from the earlier of the two times."""
+    """Replace a stored result and re-rate what it moves, from the earlier of the two times
+    (its dependency cone, holding the cone's rating rows; :func:`rerate`)."""
     runtime = _load_runtime(db, ladder_id)
     validate(runtime, new.event)
 
-    def work(session: Session) -> GameOut | TournamentOut:
+    def work(session: Session, lock: Lock) -> tuple[GameOut | TournamentOut] | Retry:
         ladder = require_ladder(
-            LadderRepository(session).get_locked(ladder_id, exclusive=True), ladder_id
+            LadderRepository(session).get_locked(ladder_id, exclusive=lock is Lock.LADDER),
+            ladder_id,
         )
-        event = EventRepository(session).find(ladder_id, new.kind, external_id)
+        event = EventRepository(session).find(ladder_id, new.kind, external_id, lock=True)
         if event is None:
             raise NotFound(f"{new.kind} {external_id!r} does not exist in ladder {ladder_id!r}")
         start = min(event.occurred_at, new.occurred_at)
@@ -369,12 +371,13 @@ def correct_event(
         event.voided_at = None
         event.voided_changes = None
         session.flush()
-        count, players = recompute(session, ladder, start, changed=[event.seq])
-        return event_out(
-            runtime, event, ChangeRepository(session).of_event(event.seq), count, players
-        )
+        recomputed = rerate(session, ladder, start, [event.seq], lock)
+        if isinstance(recomputed, Retry):
+            return recomputed
+        changes = ChangeRepository(session).of_event(event.seq)
+        return (event_out(runtime, event, changes, *recomputed),)
 
-    out = db.run(work)
+    [out] = db.run_escalating(work, start=Lock.CONE)
     metrics.record_recomputed(ladder_id, runtime.info.id, out.recomputed_events)
     return out
 
@@ -382,26 +385,31 @@ def correct_event(
 def void_event(
     db: Database, ladder_id: str, kind: str, external_id: str
 ) -> GameOut | TournamentOut:
-    """Void a result: it stays in history, marked voided, and changes no rating."""
+    """Void a result: it stays in history, marked voided, and changes no rating; what it
+    moved is re-rated (its dependency cone, holding the cone's rating rows)."""
 
-    def work(session: Session) -> tuple[GameOut | TournamentOut, str]:
+    def work(session: Session, lock: Lock) -> tuple[GameOut | TournamentOut, str] | Retry:
         ladder = require_ladder(
-            LadderRepository(session).get_locked(ladder_id, exclusive=True), ladder_id
+            LadderRepository(session).get_locked(ladder_id, exclusive=lock is Lock.LADDER),
+            ladder_id,
         )
         runtime = runtime_for(ladder)
-        event = EventRepository(session).find(ladder_id, kind, external_id)
+        event = EventRepository(session).find(ladder_id, kind, external_id, lock=True)
         if event is None:
             raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
-        count = players = 0
+        recomputed = (0, 0)
         if event.voided_at is None:
             event.voided_at = now()
             changes = ChangeRepository(session).of_event(event.seq)
             event.voided_changes = [_voided_snapshot(c) for c in changes]
             session.flush()
-            count, players = recompute(session, ladder, event.occurred_at, changed=[event.seq])
-        return event_out(runtime, event, [], count, players), runtime.info.id
+            rerated = rerate(session, ladder, event.occurred_at, [event.seq], lock)
+            if isinstance(rerated, Retry):
+                return rerated
+            recomputed = rerated
+        return event_out(runtime, event, [], *recomputed), runtime.info.id
 
-    out, system = db.run(work)
+    out, system = db.run_escalating(work, start=Lock.CONE)
     metrics.record_recomputed(ladder_id, system, out.recomputed_events)
     return out
 

@@ -3,9 +3,10 @@
 Order of history is (time, arrival): ``occurred_at`` then ``seq``. An ordinary event locks the
 ladder shared and its players' rating rows exclusively (sorted, so never a deadlock), then
 extends each rating's chain of changes. An event that is late (earlier than something already
-applied to one of its ratings), and every event of a ladder-scoped system, needs the ladder's
-exclusive lock and recomputes what follows it: the events that depend on it (its dependency
-cone, :func:`recompute`), or for a ladder-scoped system everything from its time onward.
+applied to one of its ratings), a correction and a void re-rate what depends on them, their
+dependency cone (:func:`rerate`), holding the ladder shared and the cone's rating rows; an event
+of a ladder-scoped system needs the ladder's exclusive lock and recomputes everything from its
+time onward (:func:`recompute`).
 
 Every path rates through one loop, :class:`app.services.replay.Replay` over the engine's
 :func:`app.engine.ledger.replay`: recording one event, a group of them, a batch or an import
@@ -21,7 +22,7 @@ from typing import Any, cast
 
 from sqlalchemy.orm import Session
 
-from app.core.database import Retry
+from app.core.database import Lock, Retry
 from app.core.errors import Conflict, DomainError, Invalid, NotFound
 from app.engine.ledger import validate_game
 from app.engine.protocols import GameRater, TournamentRater
@@ -32,7 +33,7 @@ from app.repositories.events import EventRepository
 from app.repositories.history import history_writer
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingKey, RatingRepository
-from app.services.cone import find_cone
+from app.services.cone import Cone, find_cone
 from app.services.conversion import stored_to_engine
 from app.services.replay import Placed, Replay, db_keys, fresh_row
 from app.services.runtime import (
@@ -141,30 +142,36 @@ def validate(runtime: Runtime, event: LadderEvent) -> None:
 
 
 def record(
-    session: Session, ladder_id: str, new: NewEvent, *, exclusive: bool
+    session: Session, ladder_id: str, new: NewEvent, *, lock: Lock
 ) -> Created | Existing | Recomputed | Retry:
-    """Record ``new`` (idempotent on its ladder, kind and id), or ask for the ladder's
-    exclusive lock (:attr:`Retry.EXCLUSIVE`) when it is late or the system ladder-wide."""
+    """Record ``new`` (idempotent on its ladder, kind and id) holding ``lock`` of its
+    ladder, or ask for more (:class:`Retry`): a late event re-rates its dependency cone
+    holding the cone's rating rows (:attr:`Retry.CONE`), an event of a ladder-wide system
+    needs the whole ladder (:attr:`Retry.EXCLUSIVE`)."""
     ladders = LadderRepository(session)
     events = EventRepository(session)
-    ladder = require_ladder(ladders.get_locked(ladder_id, exclusive=exclusive), ladder_id)
+    ladder = require_ladder(ladders.get_locked(ladder_id, exclusive=lock is Lock.LADDER), ladder_id)
     runtime = runtime_for(ladder)
     validate(runtime, new.event)
-    if runtime.info.ladder_scoped and not exclusive:
+    if runtime.info.ladder_scoped and lock is not Lock.LADDER:
         return Retry.EXCLUSIVE
     if new.external_id is not None:
         stored = events.find(ladder_id, new.kind, new.external_id)
         if stored is not None:
             return _repeat(stored, new)
-    rows = _locked_rows(session, ladder, runtime, _keys(runtime, new))
-    if _late(session, runtime, ladder_id, new, rows):
-        if not exclusive:
-            return Retry.EXCLUSIVE
-        [seq] = _write_events(session, [new])
-        count, players = recompute(session, ladder, new.occurred_at, changed=[seq])
-        return Recomputed(seq, count, players)
-    [created] = _extend(session, ladder, runtime, [new], rows)
-    return created
+    if lock is not Lock.CONE:
+        rows = _locked_rows(session, ladder, runtime, _keys(runtime, new))
+        if not _late(session, runtime, ladder_id, new, rows):
+            [created] = _extend(session, ladder, runtime, [new], rows)
+            return created
+        if lock is Lock.ROWS:
+            # The cone's rows are locked in one sorted statement, not added to these.
+            return Retry.CONE
+    [seq] = _write_events(session, [new])
+    recomputed = rerate(session, ladder, new.occurred_at, [seq], lock)
+    if isinstance(recomputed, Retry):
+        return recomputed
+    return Recomputed(seq, *recomputed)
 
 
 def _repeat(stored: Event, new: NewEvent) -> Existing:
@@ -181,9 +188,9 @@ def append_group(session: Session, ladder_id: str, items: Sequence[NewEvent]) ->
     """Record games that arrived together (group commit) in one transaction, in arrival
     order, exactly as :func:`record` would one by one. What only extends history is
     recorded here; the rest is handed back (:data:`DEFERRED`) for :func:`record`: late
-    games, ids already stored or repeated in the group, ladder-wide systems, and every game
-    of a ladder whose exclusive lock is held (its recomputation must not stall the writer
-    that serves every ladder)."""
+    games, ids already stored or repeated in the group, ladder-wide systems, every game of a
+    ladder whose exclusive lock is held and every game of a rating whose row another writer
+    holds (a recomputation must not stall the writer that serves every ladder)."""
     ladders = LadderRepository(session)
     if not ladders.try_lock_shared(ladder_id):
         return [DEFERRED for _ in items]
@@ -199,10 +206,17 @@ def append_group(session: Session, ladder_id: str, items: Sequence[NewEvent]) ->
         ladder_id, [key for i in candidates if (key := items[i].id_key) is not None]
     )
     keys_of = {i: _keys(runtime, items[i]) for i in candidates if items[i].id_key not in stored}
-    rows = _locked_rows(session, ladder, runtime, [k for keys in keys_of.values() for k in keys])
+    wanted = [k for keys in keys_of.values() for k in keys]
+    rows = _locked_rows(session, ladder, runtime, wanted, skip_locked=True)
     last_at = {key: row.last_event_at for key, row in rows.items()}
+    # Rows another writer holds (a late result re-rating its cone): their games, and every
+    # later game of the same ratings, are handed back so that this writer never waits.
+    held = set(wanted) - set(rows)
     appended: list[int] = []
     for index, keys in keys_of.items():  # in arrival order
+        if not held.isdisjoint(keys):
+            held.update(keys)
+            continue
         at = items[index].occurred_at
         if any((last := last_at[k]) is not None and last > at for k in keys):
             continue  # late: handed back
@@ -261,6 +275,34 @@ def store(
     return seqs, count, True
 
 
+def rerate(
+    session: Session, ladder: Ladder, start: datetime, changed: Collection[int], lock: Lock
+) -> tuple[int, int] | Retry:
+    """Re-rate what the ``changed`` events (stored, corrected or voided, all at or after
+    ``start``) can move, holding ``lock``: :func:`recompute` under the ladder's exclusive
+    lock; under :attr:`Lock.CONE`, their dependency cone with its rating rows locked.
+
+    The cone is found, its ratings' rows locked in sorted order, and the cone found again:
+    a write committed between the two (it can only extend a rating's history) may have
+    joined new ratings to it. If the second cone needs a rating the first did not lock, the
+    write asks for the ladder (:attr:`Retry.EXCLUSIVE`) rather than lock out of order.
+    Writes for other ratings go on meanwhile; a write for a locked one waits and then
+    extends what the re-rating left.
+    """
+    runtime = runtime_for(ladder)
+    if lock is Lock.LADDER:
+        return recompute(session, ladder, start, changed=changed)
+    if runtime.info.ladder_scoped:
+        return Retry.EXCLUSIVE
+    changed = set(changed)
+    first = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
+    locked = set(_locked_rows(session, ladder, runtime, sorted(first.touched)))
+    cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
+    if not cone.touched <= locked:
+        return Retry.EXCLUSIVE
+    return _rerate_cone(session, ladder, runtime, cone, changed)
+
+
 def recompute(
     session: Session, ladder: Ladder, start: datetime | None, *, changed: Collection[int] = ()
 ) -> tuple[int, int]:
@@ -280,12 +322,18 @@ def recompute(
     changed = set(changed)
     if start is None or not changed or runtime.info.ladder_scoped:
         return _recompute_tail(session, ladder, runtime, start, changed)
-    events = EventRepository(session)
     cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
+    return _rerate_cone(session, ladder, runtime, cone, changed)
+
+
+def _rerate_cone(
+    session: Session, ladder: Ladder, runtime: Runtime, cone: Cone, changed: Collection[int]
+) -> tuple[int, int]:
+    """Delete the cone's changes and replay it from each rating's newest surviving change."""
     ChangeRepository(session).delete_of_events(ladder.id, cone.deleted)
     ladder_state = plain(runtime.rater.initial_ladder_state())  # not ladder-scoped: constant
     work = Replay(session, ladder, runtime, ladder_state, cone.lost)
-    pages = events.live_rows_of(ladder.id, cone.replayed, EVENT_PAGE)
+    pages = EventRepository(session).live_rows_of(ladder.id, cone.replayed, EVENT_PAGE)
     return _replay_pages(work, runtime, pages, changed)
 
 
@@ -373,18 +421,20 @@ def _locked_rows(
     keys: Sequence[RatingKey],
     *,
     lock: bool = True,
+    skip_locked: bool = False,
 ) -> dict[RatingKey, Any]:
     """The rating rows of ``keys``, locked in sorted order; missing ones are created first
     (another writer may create the same ones meanwhile: its insert wins, ours is ignored).
     ``lock=False`` under the ladder's exclusive lock, which keeps every other writer out
-    already (a PostgreSQL row lock writes to its row)."""
+    already (a PostgreSQL row lock writes to its row). ``skip_locked``: rows another
+    transaction holds are left out instead of waited for."""
     ratings = RatingRepository(session)
     wanted = sorted(set(keys))
-    rows = ratings.rows(ladder.id, wanted, lock=lock)
+    rows = ratings.rows(ladder.id, wanted, lock=lock, skip_locked=skip_locked)
     missing = [key for key in wanted if key not in rows]
     if missing:
         ratings.ensure(ladder.id, [fresh_row(runtime, ladder, key) for key in missing])
-        rows.update(ratings.rows(ladder.id, missing, lock=lock))
+        rows.update(ratings.rows(ladder.id, missing, lock=lock, skip_locked=skip_locked))
     return rows
 
 

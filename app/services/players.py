@@ -10,7 +10,7 @@ from typing import Any, Literal
 from sqlalchemy.orm import Session
 
 from app.core import metrics
-from app.core.database import Database, Retry
+from app.core.database import Database, Lock, Retry
 from app.core.errors import Invalid, NotFound
 from app.engine.protocols import key_for
 from app.models import NO_FACTION, Change, Event, Ladder, PlayerRating
@@ -507,7 +507,7 @@ def adjust_player(db: Database, ladder_id: str, player: str, body: AdjustmentIn)
     if per_faction and body.faction is None:
         raise Invalid.at(("faction",), "this ladder rates each faction separately: name one")
 
-    def work(session: Session, exclusive: bool) -> Retry | None:
+    def work(session: Session, lock: Lock) -> Retry | None:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         runtime = runtime_for(ladder)
         key = key_for(runtime.info, player, body.faction)
@@ -521,7 +521,7 @@ def adjust_player(db: Database, ladder_id: str, player: str, body: AdjustmentIn)
             body=adjustment_body(player, body, at),
             event=event,
         )
-        recorded = record(session, ladder_id, new, exclusive=exclusive)
+        recorded = record(session, ladder_id, new, lock=lock)
         return recorded if isinstance(recorded, Retry) else None
 
     db.run_escalating(work)
