@@ -107,6 +107,7 @@ def serve() -> None:
         "log_config": None,
         "access_log": False,
         "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+        "timeout_keep_alive": settings.keep_alive_timeout,
         # uvicorn's protocol with read timeouts (RATINGS_HEADER_TIMEOUT, RATINGS_BODY_TIMEOUT).
         "http": HTTP_PROTOCOL,
     }

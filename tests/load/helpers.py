@@ -474,9 +474,11 @@ async def post_game(
     return False
 
 
-#: Idle seconds before the client drops a pooled connection: below uvicorn's keep-alive
-#: timeout (5 s), so the client never sends on a connection the server is closing (both at
-#: 5 s, a request now and then met the server's close: a ReadError).
+#: Idle seconds before the client drops a pooled connection: well below the servers'
+#: keep-alive timeout (RATINGS_KEEP_ALIVE_TIMEOUT, 20 s), so that the client never sends on a
+#: connection the server is closing, even when a busy machine makes the client notice late
+#: that a connection went idle (at 5 s against uvicorn's 5 s a request now and then met the
+#: server's close: a ReadError).
 CLIENT_KEEPALIVE_SECONDS = 2.0
 
 
