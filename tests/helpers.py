@@ -132,3 +132,16 @@ async def post_then_disconnect(
     await app(scope, receive, send)
     start = next(m for m in sent if m["type"] == "http.response.start")
     return int(start["status"])
+
+
+def rating_rows(database: Database) -> list[tuple[Any, ...]]:
+    """Every stored rating row's state, statistics and last event, in a fixed order: what
+    a full replay must give again."""
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT ladder_id, player, faction, rating, deviation, volatility, games, wins, "
+                "losses, last_event_seq FROM player_ratings ORDER BY ladder_id, player, faction"
+            )
+        )
+        return [tuple(row) for row in rows]

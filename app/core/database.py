@@ -48,6 +48,9 @@ SQLITE_POOL_SIZE = 8
 #: How often a write that lost a unique-key race (the same id stored by another replica, two
 #: writers extending the same rating) runs again: the next run sees the winner's row.
 INTEGRITY_RETRIES = 5
+#: How often a write asking again for the lock it holds (:attr:`Retry.CONE`) runs with it
+#: before it takes its ladder exclusively.
+SAME_LOCK_ATTEMPTS = 3
 
 
 class Lock(IntEnum):
@@ -58,13 +61,14 @@ class Lock(IntEnum):
     #: The ladder shared and the rating rows of the change's dependency cone: a late result,
     #: a correction or a void, in a system whose events depend only on their own ratings.
     CONE = 1
-    #: The ladder exclusively: a ladder-wide system, or a cone that grew while it was locked.
+    #: The ladder exclusively: a ladder-wide system, or a cone that kept growing while it was
+    #: being locked.
     LADDER = 2
 
 
 class Retry(Enum):
     """What a transaction's work returns, instead of a result, to be rolled back and run
-    again holding more of its ladder."""
+    again holding more of its ladder (or, for a cone that grew, the same again)."""
 
     CONE = Lock.CONE
     EXCLUSIVE = Lock.LADDER
@@ -208,7 +212,7 @@ class Database:
         it is rolled back and run again with that lock."""
         lock = start
         delay = RETRY_BASE_DELAY
-        transient = races = 0
+        transient = races = again = 0
         while True:
             try:
                 with self.session(write=write) as session:
@@ -220,7 +224,12 @@ class Database:
                 if result.value > lock:
                     lock = result.value
                     continue
-                races += 1
+                # The same lock again: a cone that kept growing while it was locked. After
+                # a few attempts, the whole ladder.
+                again += 1
+                if again >= SAME_LOCK_ATTEMPTS:
+                    lock = Lock.LADDER
+                continue
             except IntegrityError:
                 if not write:
                     raise

@@ -52,6 +52,8 @@ from app.services.runtime import (
 #: Events read and rated per page during recomputation: memory follows the page, not the
 #: ladder's history.
 EVENT_PAGE = 5_000
+#: Times a cone is searched again for ratings that joined it while it was being locked.
+CONE_ROUNDS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,10 +284,13 @@ def rerate(
     ``start``) can move, holding ``lock``: :func:`recompute` under the ladder's exclusive
     lock; under :attr:`Lock.CONE`, their dependency cone with its rating rows locked.
 
-    The cone is found, its ratings' rows locked in sorted order, and the cone found again:
-    a write committed between the two (it can only extend a rating's history) may have
-    joined new ratings to it. If the second cone needs a rating the first did not lock, the
-    write asks for the ladder (:attr:`Retry.EXCLUSIVE`) rather than lock out of order.
+    The cone is found and its ratings' rows locked in sorted order; then it is found again,
+    because a write that committed meanwhile (one this transaction waited for, most often)
+    can only have extended a rating of the cone, and its game, now in the cone, may bring in
+    ratings that are not locked. Those are locked without waiting (``SKIP LOCKED``: waiting
+    for a row while holding others could deadlock), and the cone is found again, until it
+    needs nothing more. A rating held by another writer then asks for the cone again, from
+    the start (:attr:`Retry.CONE`; the runner takes the ladder after a few).
     Writes for other ratings go on meanwhile; a write for a locked one waits and then
     extends what the re-rating left.
     """
@@ -295,12 +300,18 @@ def rerate(
     if runtime.info.ladder_scoped:
         return Retry.EXCLUSIVE
     changed = set(changed)
-    first = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
-    locked = set(_locked_rows(session, ladder, runtime, sorted(first.touched)))
     cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
-    if not cone.touched <= locked:
-        return Retry.EXCLUSIVE
-    return _rerate_cone(session, ladder, runtime, cone, changed)
+    locked = set(_locked_rows(session, ladder, runtime, sorted(cone.touched)))
+    for _round in range(CONE_ROUNDS):
+        cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
+        wanted = cone.touched - locked
+        if not wanted:
+            return _rerate_cone(session, ladder, runtime, cone, changed)
+        got = _locked_rows(session, ladder, runtime, sorted(wanted), skip_locked=True)
+        if len(got) < len(wanted):
+            break
+        locked.update(got)
+    return Retry.CONE
 
 
 def recompute(

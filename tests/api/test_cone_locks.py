@@ -22,7 +22,7 @@ from sqlalchemy import text
 from app.core.database import Database
 from app.services import history
 from app.services.admin import recompute_ladder
-from tests.helpers import game, make_ladder, post_game
+from tests.helpers import game, make_ladder, post_game, rating_rows
 
 pytestmark = pytest.mark.anyio
 
@@ -95,15 +95,11 @@ async def _history(client: httpx.AsyncClient) -> None:
         await post_game(client, game("club", game_id, ranks, minutes=minutes))
 
 
-async def _snapshot(database: Database) -> list[tuple[Any, ...]]:
-    with database.engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                "SELECT player, rating, games, wins, losses, last_event_seq "
-                "FROM player_ratings ORDER BY player"
-            )
-        )
-        return [tuple(row) for row in rows]
+def _agrees_with_a_full_replay(database: Database) -> None:
+    """Nothing lost, doubled or rated from a stale state: a full replay gives the same."""
+    incremental = rating_rows(database)
+    recompute_ladder(database, "club", None)
+    assert rating_rows(database) == incremental
 
 
 async def _while_rerating(
@@ -111,24 +107,28 @@ async def _while_rerating(
     database: Database,
     pause: Pause,
     rerating: Awaitable[httpx.Response],
-) -> tuple[httpx.Response, httpx.Response, httpx.Response]:
+    minutes: int = 50,
+) -> tuple[httpx.Response, httpx.Response]:
     """With ``rerating`` paused holding its cone: a game of two players outside the cone
-    is answered; a game of two cone players waits on their rows until the re-rating ends."""
+    (x, y) is answered; a game of two cone players (c, d) waits on their rows until the
+    re-rating ends. Both games are played at ``minutes``, after everything else."""
+    pause.entered.clear()
+    pause.release.clear()
     running = asyncio.ensure_future(rerating)
     await _until(pause.entered.is_set, "the re-rating has locked its cone")
     outside = await asyncio.wait_for(
-        client.post("/games", json=game("club", "g5", {"x": 1, "y": 2}, minutes=50)),
+        client.post("/games", json=game("club", f"out{minutes}", {"x": 1, "y": 2}, minutes)),
         timeout=STATE_WAIT_SECONDS,
     )
     assert outside.status_code == 201, outside.text
     assert not running.done(), "the re-rating ended before the outside game was sent"
     inside = asyncio.ensure_future(
-        client.post("/games", json=game("club", "g6", {"c": 1, "d": 2}, minutes=60))
+        client.post("/games", json=game("club", f"in{minutes}", {"c": 1, "d": 2}, minutes))
     )
     await _until(_waiting_on_a_row_lock(database), "the cone player's game waits on a lock")
     assert not inside.done()
     pause.release.set()
-    return await running, outside, await inside
+    return await running, await inside
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -137,23 +137,20 @@ async def test_a_late_game_holds_only_its_cone(
 ) -> None:
     await _history(client)
     late_game = game("club", "late", {"a": 1, "e": 2}, minutes=0)
-    late, _, inside = await _while_rerating(
+    late, inside = await _while_rerating(
         client, database, pause, client.post("/games", json=late_game)
     )
     assert late.status_code == 201, late.text
     assert late.json()["recomputed_events"] == CONE_EVENTS
     assert late.json()["recomputed_players"] == len(CONE_RATINGS)
     # The cone player's game was applied after the re-rating: it starts from g4 as
-    # re-rated, which the late game moved (c's rating before g6 is c's rating after g4).
+    # re-rated, which the late game moved (c's rating before it is c's after g4).
     g4 = (await client.get("/ladders/club/games/g4")).json()
     c_after_g4 = next(ch["rating_after"] for ch in g4["changes"] if ch["player"] == "c")
     c_in_g6 = next(ch for ch in inside.json()["changes"] if ch["player"] == "c")
     assert c_in_g6["rating_before"] == c_after_g4
     assert inside.status_code == 201, inside.text
-    # Nothing lost, doubled or rated from a stale state: a fresh full replay agrees.
-    incremental = await _snapshot(database)
-    recompute_ladder(database, "club", None)
-    assert await _snapshot(database) == incremental
+    _agrees_with_a_full_replay(database)
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -162,31 +159,17 @@ async def test_a_correction_and_a_void_hold_only_their_cone(
 ) -> None:
     await _history(client)
     corrected = game("club", "g1", {"a": 2, "b": 1}, minutes=10)
-    fixed, _, _ = await _while_rerating(
-        client, database, pause, client.put("/ladders/club/games/g1", json=corrected)
+    fixed, _ = await _while_rerating(
+        client, database, pause, client.put("/ladders/club/games/g1", json=corrected), 50
     )
     assert fixed.status_code == 200, fixed.text
     assert fixed.json()["recomputed_events"] == 2  # g2 and g4; g1 itself not counted
-    pause.entered.clear()
-    pause.release.clear()
-
-    async def void() -> httpx.Response:
-        return await client.delete("/ladders/club/games/g2")
-
-    running = asyncio.ensure_future(void())
-    await _until(pause.entered.is_set, "the void has locked its cone")
-    outside = await asyncio.wait_for(
-        client.post("/games", json=game("club", "g7", {"x": 1, "y": 2}, minutes=70)),
-        timeout=STATE_WAIT_SECONDS,
+    voided, _ = await _while_rerating(
+        client, database, pause, client.delete("/ladders/club/games/g2"), 60
     )
-    assert outside.status_code == 201
-    assert not running.done()
-    pause.release.set()
-    voided = await running
     assert voided.status_code == 200, voided.text
-    incremental = await _snapshot(database)
-    recompute_ladder(database, "club", None)
-    assert await _snapshot(database) == incremental
+    assert voided.json()["recomputed_events"] == 2  # g4 and the c-d game at minute 50
+    _agrees_with_a_full_replay(database)
 
 
 async def test_a_late_game_rerates_its_cone_under_either_database(
@@ -198,19 +181,16 @@ async def test_a_late_game_rerates_its_cone_under_either_database(
     late = await post_game(client, game("club", "late", {"a": 1, "e": 2}, minutes=0))
     assert late["recomputed_events"] == CONE_EVENTS
     assert late["recomputed_players"] == len(CONE_RATINGS)
-    incremental = await _snapshot(database)
-    recompute_ladder(database, "club", None)
-    assert await _snapshot(database) == incremental
+    _agrees_with_a_full_replay(database)
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
-async def test_a_cone_that_grows_while_it_is_locked_takes_the_ladder(
+async def test_a_cone_that_grows_while_it_is_locked_takes_the_newcomers(
     client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A write committed between finding the cone and locking its rows can join a rating
-    the lock did not take (here: e, new to the cone through a game with d). The re-rating
-    then takes the ladder's exclusive lock instead, and the result is still a full
-    replay's."""
+    the lock did not take (here z, through a game with d after g4). The cone is found again
+    and z locked too, and the result is still a full replay's."""
     await _history(client)
     real = history._locked_rows
     joined = False
@@ -233,9 +213,7 @@ async def test_a_cone_that_grows_while_it_is_locked_takes_the_ladder(
     assert joined
     assert late["recomputed_events"] == CONE_EVENTS + 1  # g8 joined the cone
     assert late["recomputed_players"] == len(CONE_RATINGS) + 1  # and z with it
-    incremental = await _snapshot(database)
-    recompute_ladder(database, "club", None)
-    assert await _snapshot(database) == incremental
+    _agrees_with_a_full_replay(database)
 
 
 def _post_blocking(database: Database, body: dict[str, Any]) -> None:

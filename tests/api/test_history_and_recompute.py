@@ -16,7 +16,7 @@ from app.services.admin import recompute_ladder
 from app.services.conversion import GAME
 from app.services.events import new_game_event
 from app.services.history import recompute
-from tests.helpers import at, by_player, game, make_ladder, post_game, stored_ratings
+from tests.helpers import at, by_player, game, make_ladder, post_game, rating_rows, stored_ratings
 
 pytestmark = pytest.mark.anyio
 
@@ -98,19 +98,6 @@ async def test_correct_and_void_recompute(client: httpx.AsyncClient) -> None:
     assert ann["games"] == 1
 
 
-async def _snapshot(database: Database) -> list[tuple[Any, ...]]:
-    from sqlalchemy import text
-
-    with database.engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                "SELECT player, faction, rating, deviation, volatility, games, wins, losses "
-                "FROM player_ratings ORDER BY player, faction"
-            )
-        )
-        return [tuple(row) for row in rows]
-
-
 async def test_incremental_equals_full_replay(
     client: httpx.AsyncClient, database: Database
 ) -> None:
@@ -124,9 +111,9 @@ async def test_incremental_equals_full_replay(
     # Some late results too, which take the recomputation path.
     await post_game(client, game("club", "late-1", {"p1": 1, "p4": 2}, minutes=50))
     await post_game(client, game("club", "late-2", {"p3": 1, "p0": 2}, minutes=1500))
-    incremental = await _snapshot(database)
+    incremental = rating_rows(database)
     recompute_ladder(database, "club", None)
-    assert await _snapshot(database) == incremental
+    assert rating_rows(database) == incremental
 
 
 async def test_small_pages_and_batches_give_the_same_ratings(
@@ -141,16 +128,16 @@ async def test_small_pages_and_batches_give_the_same_ratings(
         game("club", f"g{i}", {f"p{i % 5}": 1, f"p{(i + 1) % 5}": 2}, minutes=i) for i in range(40)
     ]
     assert (await client.post("/games/batch", json={"games": games})).status_code == 200
-    expected = await _snapshot(database)
+    expected = rating_rows(database)
     monkeypatch.setattr(history, "EVENT_PAGE", 7)
     recompute_ladder(database, "club", None)
-    assert await _snapshot(database) == expected
+    assert rating_rows(database) == expected
     # A late game replays from the middle, loading starting points page by page.
     await post_game(client, game("club", "late", {"p0": 1, "p3": 2}, minutes=10))
-    incremental = await _snapshot(database)
+    incremental = rating_rows(database)
     monkeypatch.setattr(history, "EVENT_PAGE", 5_000)
     recompute_ladder(database, "club", None)
-    assert await _snapshot(database) == incremental
+    assert rating_rows(database) == incremental
 
 
 async def _stored_changes(database: Database, ladder: str) -> list[tuple[Any, ...]]:
