@@ -184,10 +184,9 @@ def append_group(session: Session, ladder_id: str, items: Sequence[NewEvent]) ->
     games, ids already stored or repeated in the group, ladder-wide systems, and every game
     of a ladder whose exclusive lock is held (its recomputation must not stall the writer
     that serves every ladder)."""
-    ladders = LadderRepository(session)
-    if not ladders.try_lock_shared(ladder_id):
+    locked, ladder = LadderRepository(session).try_lock_shared_and_get(ladder_id)
+    if not locked:
         return [DEFERRED for _ in items]
-    ladder = ladders.get(ladder_id)
     if ladder is None:
         return [NotFound(f"ladder {ladder_id!r} does not exist") for _ in items]
     runtime = runtime_for(ladder)
@@ -195,7 +194,7 @@ def append_group(session: Session, ladder_id: str, items: Sequence[NewEvent]) ->
         return [DEFERRED for _ in items]
     results: list[Appended | None] = [_refusal(runtime, new) for new in items]
     candidates = _first_of_each_id(items, results)
-    stored = EventRepository(session).find_many(
+    stored = EventRepository(session).stored_ids(
         ladder_id, [key for i in candidates if (key := items[i].id_key) is not None]
     )
     keys_of = {i: _keys(runtime, items[i]) for i in candidates if items[i].id_key not in stored}

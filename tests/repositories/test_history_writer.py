@@ -161,12 +161,73 @@ def test_rating_updates_set_their_columns_and_nothing_else(database: Database) -
 
 
 def test_a_taken_event_id_is_an_integrity_error(database: Database) -> None:
+    """Raised by the write, or (held back) by the transaction's next statement or commit."""
     with database.session(write=True) as session:
         _ladder(session, "club")
         writer = history_writer(session)
         writer.write_events([_event(writer.draw_seqs(1)[0], "g1")])
+
+    def again() -> None:
+        with database.session(write=True) as session:
+            writer = history_writer(session)
+            writer.write_events([_event(writer.draw_seqs(1)[0], "g1")])
+
+    with pytest.raises(IntegrityError):
+        again()
+
+
+def test_writes_are_committed_and_a_rollback_drops_them(database: Database) -> None:
+    """Written just before the commit: stored. Written and rolled back: not sent with the
+    next transaction either (it may run on the same connection)."""
     with database.session(write=True) as session:
+        _ladder(session, "club")
         writer = history_writer(session)
-        again = [_event(writer.draw_seqs(1)[0], "g1")]
-        with pytest.raises(IntegrityError):
-            writer.write_events(again)
+        [seq] = writer.draw_seqs(1)
+        [change_id] = writer.draw_change_ids(1)
+        writer.write_events([_event(seq, "kept")])
+        writer.write_changes([_change(change_id, seq, None, "Zoë")])
+    for _attempt in range(3):
+        with database.session(write=True) as session:
+            writer = history_writer(session)
+            writer.write_events([_event(writer.draw_seqs(1)[0], "dropped")])
+            session.rollback()
+    with database.session(write=False) as session:
+        assert [e.external_id for e in session.query(Event)] == ["kept"]
+        assert [c.id for c in session.query(Change)] == [change_id]
+
+
+def test_many_rows_read_back_as_written(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past what PostgreSQL holds back, the rest of a write streams; both parts arrive, and
+    a rating update after them sees the changes it names."""
+    monkeypatch.setattr("app.repositories.history.HELD_ROWS", 3)
+
+    def work(session: Session) -> tuple[list[int], list[int], tuple[object, ...]]:
+        _ladder(session, "club")
+        session.add(
+            PlayerRating(ladder_id="club", player="Zoë", faction="", rating=1500.0, state={})
+        )
+        session.flush()
+        writer = history_writer(session)
+        seqs = writer.draw_seqs(2)
+        ids = writer.draw_change_ids(4)
+        writer.write_events([_event(seqs[0], "g1"), _event(seqs[1], "g2")])
+        prev = [None, *ids[:-1]]
+        writer.write_changes(
+            _change(i, seqs[n // 2], p, "Zoë")
+            for n, (i, p) in enumerate(zip(ids, prev, strict=True))
+        )
+        writer.update_ratings("club", [{"player": "Zoë", "faction": "", "last_change_id": ids[-1]}])
+        row = session.query(PlayerRating).one()
+        return (
+            [e.seq for e in session.query(Event).order_by(Event.seq)],
+            [c.id for c in session.query(Change).order_by(Change.id)],
+            (row.last_change_id,),
+        )
+
+    with database.session(write=True) as session:
+        events, changes, rating = work(session)
+    assert len(events) == 2
+    assert len(changes) == 4
+    assert rating == (changes[-1],)
