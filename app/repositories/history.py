@@ -81,6 +81,10 @@ class HistoryWriter(Protocol):
         """Ids for ``count`` new changes, increasing."""
         ...
 
+    def draw(self, seqs: int, change_ids: int) -> tuple[list[int], list[int]]:
+        """:meth:`draw_seqs` and :meth:`draw_change_ids` at once."""
+        ...
+
     def write_events(self, rows: Sequence[Mapping[str, Any]]) -> None:
         """Insert events carrying their drawn ``seq``."""
         ...
@@ -134,6 +138,12 @@ class PostgresWriter:
             return []
         drawn = self.session.scalars(_draw_statement(table, column), {"n": count})
         return sorted(int(value) for value in drawn)
+
+    def draw(self, seqs: int, change_ids: int) -> tuple[list[int], list[int]]:
+        if not seqs or not change_ids:
+            return self.draw_seqs(seqs), self.draw_change_ids(change_ids)
+        row = self.session.execute(_DRAW_BOTH, {"seqs": seqs, "change_ids": change_ids}).one()
+        return sorted(row[0]), sorted(row[1])
 
     def _held(self) -> tuple[Connection, _Held]:
         connection = self.session.connection()
@@ -242,6 +252,9 @@ class SqliteWriter:
 
     def draw_change_ids(self, count: int) -> list[int]:
         return self._draw(_CHANGES, "id", count)
+
+    def draw(self, seqs: int, change_ids: int) -> tuple[list[int], list[int]]:
+        return self.draw_seqs(seqs), self.draw_change_ids(change_ids)
 
     def _draw(self, table: Table, column: str, count: int) -> list[int]:
         """The ids after the largest stored one: the transaction holds the database's write
@@ -377,6 +390,16 @@ def _draw_statement(table: str, column: str) -> TextClause:
         f"(SELECT pg_get_serial_sequence('{table}', '{column}')::regclass AS sequence) "
         f"SELECT nextval(s.sequence) FROM s, generate_series(1, :n)"
     )
+
+
+#: Both draws in one statement, as two arrays (the sequences looked up once, as above).
+_DRAW_BOTH = text(
+    "WITH s AS MATERIALIZED (SELECT "
+    "pg_get_serial_sequence('events', 'seq')::regclass AS seqs, "
+    "pg_get_serial_sequence('changes', 'id')::regclass AS change_ids) "
+    "SELECT ARRAY(SELECT nextval(s.seqs) FROM generate_series(1, :seqs)), "
+    "ARRAY(SELECT nextval(s.change_ids) FROM generate_series(1, :change_ids)) FROM s"
+)
 
 
 @functools.lru_cache(maxsize=UPDATE_STATEMENTS_CACHED)

@@ -401,10 +401,14 @@ def _late(
     )
 
 
-def _write_events(session: Session, items: Sequence[NewEvent]) -> list[int]:
-    """Insert the events (in the given order, which is their arrival order); their seqs."""
+def _write_events(
+    session: Session, items: Sequence[NewEvent], seqs: Sequence[int] | None = None
+) -> Sequence[int]:
+    """Insert the events (in the given order, which is their arrival order) with their
+    ``seqs`` (drawn here if not given); their seqs."""
     writer = history_writer(session)
-    seqs = writer.draw_seqs(len(items))
+    if seqs is None:
+        seqs = writer.draw_seqs(len(items))
     stamp = now()
     writer.write_events(
         [
@@ -437,14 +441,19 @@ def _extend(
     their ratings' current ``rows``."""
     if not items:
         return []
-    seqs = _write_events(session, items)
+    # Both kinds of id in one draw (one statement on PostgreSQL).
+    seqs, change_ids = history_writer(session).draw(
+        len(items), sum(len(_keys(runtime, new)) for new in items)
+    )
+    _write_events(session, items, seqs)
     work = Replay(session, ladder, runtime, ladder.state, set())
     work.start_from_rows(rows)
     written = work.rate(
         [
             (Placed(seq, new.occurred_at, new.rated), new.event)
             for new, seq in zip(items, seqs, strict=True)
-        ]
+        ],
+        change_ids,
     )
     work.finish()
     return [Created(seq, changes, runtime) for seq, changes in zip(seqs, written, strict=True)]

@@ -76,20 +76,29 @@ def _change(change_id: int, seq: int, prev: int | None, player: str) -> dict[str
 
 
 def test_drawn_ids_increase_and_are_never_drawn_twice(database: Database) -> None:
-    def work(session: Session) -> tuple[list[int], list[int], list[int], list[int]]:
-        writer = history_writer(session)
-        return (
-            writer.draw_seqs(3),
-            writer.draw_seqs(2),
-            writer.draw_change_ids(4),
-            writer.draw_change_ids(1),
-        )
+    """One kind at a time or both at once (``draw``), one after another."""
 
-    seqs_a, seqs_b, ids_a, ids_b = database.run(work)
-    for first, second in ((seqs_a, seqs_b), (ids_a, ids_b)):
-        drawn = first + second
+    def work(session: Session) -> list[tuple[list[int], list[int]]]:
+        writer = history_writer(session)
+        return [
+            (writer.draw_seqs(3), writer.draw_change_ids(4)),
+            writer.draw(2, 5),
+            (writer.draw_seqs(2), writer.draw_change_ids(1)),
+            writer.draw(0, 2),
+            writer.draw(1, 0),
+        ]
+
+    draws = database.run(work)
+    assert [(len(seqs), len(ids)) for seqs, ids in draws] == [
+        (3, 4),
+        (2, 5),
+        (2, 1),
+        (0, 2),
+        (1, 0),
+    ]
+    for drawn in ([s for seqs, _ in draws for s in seqs], [i for _, ids in draws for i in ids]):
         assert drawn == sorted(drawn)
-        assert len(set(drawn)) == len(drawn) == len(first) + len(second)
+        assert len(set(drawn)) == len(drawn)
 
 
 def test_rows_read_back_as_written(database: Database) -> None:
