@@ -24,10 +24,8 @@ LADDER_LOCK = {
         (False, "pg_advisory_xact_lock_shared"),
     )
 }
-LADDER_TRY_LOCK_SHARED = text(
-    "SELECT pg_try_advisory_xact_lock_shared(:namespace, hashtext(:ladder))"
-)
-#: The same lock and what a writer needs of the ladder, as the driver takes them.
+#: The shared lock unless the exclusive one is held, and what a writer needs of the ladder,
+#: as the driver takes them.
 _DRIVER_TRY_LOCK_SHARED = (
     "SELECT pg_try_advisory_xact_lock_shared(%(namespace)s, hashtext(%(ladder)s))"
 )
@@ -55,19 +53,10 @@ class LadderRepository:
             )
         return self.session.scalars(_LADDER_BY_ID, {"ladder_id": ladder_id}).one_or_none()
 
-    def try_lock_shared(self, ladder_id: str) -> bool:
-        """Take the ladder's shared lock unless its exclusive lock is held (then False, at
-        once). SQLite: ``BEGIN IMMEDIATE`` has serialised every writer, so always True."""
-        if not is_postgres(self.session):
-            return True
-        return bool(
-            self.session.scalar(
-                LADDER_TRY_LOCK_SHARED, {"namespace": LADDER_LOCK_NAMESPACE, "ladder": ladder_id}
-            )
-        )
-
     def try_lock_shared_and_get(self, ladder_id: str) -> tuple[bool, Ladder | None]:
-        """:meth:`try_lock_shared`, and the ladder (whether the lock was taken or not).
+        """Take the ladder's shared lock unless its exclusive lock is held (then False, at
+        once), and read the ladder (whether the lock was taken or not). SQLite: ``BEGIN
+        IMMEDIATE`` has serialised every writer, so always True.
 
         PostgreSQL: both statements go out together in the driver's pipeline mode, with the
         transaction's BEGIN when they start it: one round trip, not three, and none of the

@@ -187,7 +187,7 @@ class Replay:
     ) -> list[list[dict[str, Any]]]:
         """Rate a page of events (their ratings started) and write their changes; each
         event's change rows. The rows go to the writer as they are made, so the database
-        stores them while the next events are rated (PostgreSQL's COPY streams them).
+        stores them while the next events are rated (PostgreSQL streams a large page by COPY).
         ``change_ids``: drawn already, one per change the page makes."""
         info, rater = self.runtime.info, self.runtime.rater
         if change_ids is None:

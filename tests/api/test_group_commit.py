@@ -14,9 +14,11 @@ import pytest
 from sqlalchemy import text
 
 from app.core.database import Database
+from app.core.errors import NotFound
 from app.main import create_app
 from app.repositories import history as history_writers
 from app.repositories.events import EventRepository
+from app.repositories.ladders import LadderRepository
 from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
 from app.services.events import new_game_event
@@ -258,3 +260,25 @@ async def test_a_game_that_cannot_be_rated_does_not_fail_its_group(
     assert refused.json()["errors"][0]["loc"] == ["players"]
     assert (await client.get("/ladders/overflow/games/bad")).status_code == 404
     assert (await client.post("/games", json=good)).status_code == 201
+
+
+async def test_a_ladder_under_its_exclusive_lock_hands_the_group_back(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    """While a recomputation holds the ladder's exclusive lock the group does not wait for
+    it: every game goes back to be recorded one by one, and nothing is stored."""
+    if database.is_sqlite:
+        pytest.skip("SQLite serialises writers: the group would wait for the file lock")
+    await make_ladder(client, "club", "elo")
+    with database.session(write=True) as session:
+        LadderRepository(session).get_locked("club", exclusive=True)
+        results = record_group(database, "club", [_new(game("club", "g1", {"A": 1, "B": 2}))])
+    assert results == [DEFERRED]
+    with database.engine.connect() as connection:
+        count = connection.execute(text("SELECT COUNT(*) FROM events")).scalar_one()
+    assert count == 0
+
+
+async def test_a_group_of_an_unknown_ladder_is_refused(database: Database) -> None:
+    results = record_group(database, "nowhere", [_new(game("nowhere", "g1", {"A": 1, "B": 2}))])
+    assert [type(result) for result in results] == [NotFound]
