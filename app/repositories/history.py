@@ -9,7 +9,8 @@ test_history_writer.py`` runs it against both):
   plain dicts and lists;
 - rating updates set the same columns on every row of one call;
 - writes may be held back until the transaction's next statement or its commit, which send
-  them first: whatever runs next sees them, and their errors (a taken id) surface there.
+  them first: whatever runs next sees them, and their errors (a taken id) surface there;
+  so rows handed to the writer must not change afterwards.
 
 PostgreSQL holds back a few rows (a group commit's: :data:`HELD_ROWS`) and sends the events,
 changes and rating update waiting as one statement (data-modifying CTEs over JSON documents),
