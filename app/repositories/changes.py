@@ -63,11 +63,11 @@ class ChangeRepository:
 
     def positions_before(
         self, ladder_id: str, start: datetime, end: tuple[datetime, int]
-    ) -> Iterator[tuple[int, datetime, str, str]]:
-        """(``event_seq``, ``occurred_at``, ``player``, ``faction``) of each change at or after
-        ``start`` and before the place ``end`` (time, seq), in history order (an event's
-        changes together), streamed."""
-        columns = (Change.event_seq, Change.occurred_at, Change.player, Change.faction)
+    ) -> Iterator[tuple[int, datetime, int, str, str]]:
+        """(``event_seq``, ``occurred_at``, ``id``, ``player``, ``faction``) of each change at
+        or after ``start`` and before the place ``end`` (time, seq), in history order (an
+        event's changes together), streamed."""
+        columns = (Change.event_seq, Change.occurred_at, Change.id, Change.player, Change.faction)
         before_end = or_(
             Change.occurred_at < end[0], and_(Change.occurred_at == end[0], Change.seq < end[1])
         )
@@ -75,13 +75,13 @@ class ChangeRepository:
 
     def positions_after(
         self, ladder_id: str, start: datetime, after: tuple[datetime, int] | None
-    ) -> Iterator[tuple[int, str, str]]:
-        """(``event_seq``, ``player``, ``faction``) of each change at or after ``start`` and
+    ) -> Iterator[tuple[int, int, str, str]]:
+        """(``event_seq``, ``id``, ``player``, ``faction``) of each change at or after ``start`` and
         at or after the place ``after`` (time, seq), in history order, streamed: with
         :meth:`positions_before` up to the same place, every change once. No times: a cone
         reads these for every change of the tail, and turning each time into a datetime
         cost more than all the rest of the walk."""
-        columns = (Change.event_seq, Change.player, Change.faction)
+        columns = (Change.event_seq, Change.id, Change.player, Change.faction)
         condition = (
             true()
             if after is None

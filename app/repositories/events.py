@@ -29,6 +29,16 @@ _LIVE_COLUMNS = (
 )
 
 
+# Built once (Core text, no ORM): every group commit looks its ids up.
+_STORED_IDS = (
+    "SELECT external_id FROM events WHERE ladder_id = :ladder_id AND kind = :kind AND external_id "
+)
+_STORED_IDS_ARRAY = text(_STORED_IDS + "= ANY(:ids)").bindparams(
+    bindparam("ids", type_=ARRAY(String))
+)
+_STORED_IDS_LIST = text(_STORED_IDS + "IN :ids").bindparams(bindparam("ids", expanding=True))
+
+
 class EventRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -78,6 +88,30 @@ class EventRepository:
                 for event in rows:
                     if event.external_id is not None:
                         found[(event.kind, event.external_id)] = event
+        return found
+
+    def stored_ids(self, ladder_id: str, keys: Sequence[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Which of ``keys`` (kind, external id) are stored: :meth:`find_many`'s keys, read
+        without building the events."""
+        by_kind: dict[str, list[str]] = {}
+        for kind, external_id in keys:
+            by_kind.setdefault(kind, []).append(external_id)
+        postgres = is_postgres(self.session)
+        per_query = IDS_PER_ARRAY if postgres else IDS_PER_QUERY
+        statement = _STORED_IDS_ARRAY if postgres else _STORED_IDS_LIST
+        found: set[tuple[str, str]] = set()
+        for kind, ids in by_kind.items():
+            unique = sorted(set(ids))
+            for begin in range(0, len(unique), per_query):
+                rows = self.session.execute(
+                    statement,
+                    {
+                        "ladder_id": ladder_id,
+                        "kind": kind,
+                        "ids": unique[begin : begin + per_query],
+                    },
+                )
+                found.update((kind, external_id) for (external_id,) in rows)
         return found
 
     def count_live(self, ladder_id: str) -> int:

@@ -7,23 +7,33 @@ test_history_writer.py`` runs it against both):
   predecessors (``prev_change_id``) and a change its event;
 - rows carry every column of :data:`EVENT_COLUMNS` or :data:`CHANGE_COLUMNS`, JSON columns as
   plain dicts and lists;
-- rating updates set the same columns on every row of one call.
+- rating updates set the same columns on every row of one call;
+- writes may be held back until the transaction's next statement or its commit, which send
+  them first: whatever runs next sees them, and their errors (a taken id) surface there;
+  so rows handed to the writer must not change afterwards.
 
-PostgreSQL writes with COPY and updates with one statement joined to a JSON document; SQLite
-with plain INSERTs of many rows each and an UPDATE run for many rows (``executemany``).
+PostgreSQL holds back a few rows (a group commit's: :data:`HELD_ROWS`) and sends the events,
+changes and rating update waiting as one statement (data-modifying CTEs over JSON documents),
+where a COPY each and an UPDATE cost a round trip and a statement's CPU apiece; more rows go
+by COPY as they come. SQLite writes at once, with plain INSERTs of many rows each and an
+UPDATE run for many rows (``executemany``).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
 import orjson
-from sqlalchemy import Table, func, select, text
-from sqlalchemy.engine import Dialect
+from sqlalchemy import Table, event, func, select, text
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import TextClause
 
@@ -49,6 +59,9 @@ ROWS_PER_INSERT = 2_000
 SQLITE_VARIABLES = sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER
 #: Distinct column sets of rating updates whose statements are kept (there are a few).
 UPDATE_STATEMENTS_CACHED = 32
+#: PostgreSQL: rows (events and changes) held back to go out as one statement; past them the
+#: rest go by COPY, which streams.
+HELD_ROWS = 2_000
 #: Session key of the next id a SQLite transaction may hand out, per table: ids drawn and not
 #: yet written must not be drawn twice.
 _NEXT_ID = "ratings_next_id"
@@ -67,6 +80,10 @@ class HistoryWriter(Protocol):
 
     def draw_change_ids(self, count: int) -> list[int]:
         """Ids for ``count`` new changes, increasing."""
+        ...
+
+    def draw(self, seqs: int, change_ids: int) -> tuple[list[int], list[int]]:
+        """:meth:`draw_seqs` and :meth:`draw_change_ids` at once."""
         ...
 
     def write_events(self, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -89,6 +106,24 @@ def history_writer(session: Session) -> HistoryWriter:
     return PostgresWriter(session) if is_postgres(session) else SqliteWriter(session)
 
 
+@dataclass(slots=True)
+class _Held:
+    """PostgreSQL writes of one transaction not sent yet."""
+
+    events: list[Mapping[str, Any]] = field(default_factory=list)
+    changes: list[Mapping[str, Any]] = field(default_factory=list)
+    #: (ladder id, columns set, rows) of one rating update.
+    update: tuple[str, tuple[str, ...], Sequence[Mapping[str, Any]]] | None = None
+
+    @property
+    def rows(self) -> int:
+        return len(self.events) + len(self.changes)
+
+
+#: Held writes by the connection of their transaction.
+_HELD: weakref.WeakKeyDictionary[Connection, _Held] = weakref.WeakKeyDictionary()
+
+
 class PostgresWriter:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -105,17 +140,47 @@ class PostgresWriter:
         drawn = self.session.scalars(_draw_statement(table, column), {"n": count})
         return sorted(int(value) for value in drawn)
 
+    def draw(self, seqs: int, change_ids: int) -> tuple[list[int], list[int]]:
+        if not seqs or not change_ids:
+            return self.draw_seqs(seqs), self.draw_change_ids(change_ids)
+        row = self.session.execute(_DRAW_BOTH, {"seqs": seqs, "change_ids": change_ids}).one()
+        return sorted(row[0]), sorted(row[1])
+
+    def _held(self) -> tuple[Connection, _Held]:
+        connection = self.session.connection()
+        held = _HELD.get(connection)
+        if held is None:
+            held = _HELD[connection] = _Held()
+        return connection, held
+
     def write_events(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        if rows:
-            self._copy(_EVENTS.name, EVENT_COLUMNS, rows)
+        if not rows:
+            return
+        connection, held = self._held()
+        if held.rows + len(rows) <= HELD_ROWS:
+            held.events.extend(rows)
+            return
+        _send_held(connection)
+        self._copy(connection, _EVENTS.name, EVENT_COLUMNS, rows)
 
     def write_changes(self, rows: Iterable[Mapping[str, Any]]) -> None:
-        self._copy(_CHANGES.name, CHANGE_COLUMNS, rows)
+        connection, held = self._held()
+        made = iter(rows)
+        held.changes.extend(itertools.islice(made, max(0, HELD_ROWS - held.rows)))
+        more = next(made, None)
+        if more is not None:
+            _send_held(connection)
+            self._copy(connection, _CHANGES.name, CHANGE_COLUMNS, itertools.chain([more], made))
 
-    def _copy(self, table: str, columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> None:
+    @staticmethod
+    def _copy(
+        connection: Connection,
+        table: str,
+        columns: Sequence[str],
+        rows: Iterable[Mapping[str, Any]],
+    ) -> None:
         """COPY ``rows`` as they come: the server stores what has been sent while the caller
         makes the next ones."""
-        connection = self.session.connection()
         driver = connection.connection.driver_connection
         assert driver is not None
         statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
@@ -134,15 +199,49 @@ class PostgresWriter:
     def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
         if not rows:
             return
-        columns = _set_columns(rows)
+        connection, held = self._held()
+        if held.update is not None:  # one UPDATE per statement may set a row only once
+            _send_held(connection)
+            connection, held = self._held()
+        held.update = (ladder_id, _set_columns(rows), rows)
+
+
+def _send_held(connection: Connection) -> None:
+    """Send the transaction's held writes, as one statement."""
+    held = _HELD.pop(connection, None)
+    if held is None or (not held.rows and held.update is None):
+        return
+    parameters: dict[str, Any] = {}
+    if held.events:
+        parameters["events"] = _json_document(held.events)
+    if held.changes:
+        parameters["changes"] = _json_document(held.changes)
+    columns: tuple[str, ...] | None = None
+    if held.update is not None:
+        parameters["ladder_id"], columns, rows = held.update
         names = ("player", "faction", *columns)
-        document = orjson.dumps(
-            [{name: row[name] for name in names} for row in rows], default=_plain_mapping
-        )
-        self.session.execute(
-            _json_update_statement(self.session.get_bind().dialect, columns),
-            {"ladder_id": ladder_id, "rows": document.decode()},
-        )
+        parameters["ratings"] = _json_document([{n: row[n] for n in names} for row in rows])
+    statement = _held_statement(bool(held.events), bool(held.changes), columns)
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    with driver_errors(connection, statement):
+        driver.execute(statement, parameters)
+
+
+def _before_statement(connection: Connection, *_args: Any) -> None:
+    if _HELD:
+        _send_held(connection)
+
+
+def _drop_held(connection: Connection) -> None:
+    _HELD.pop(connection, None)
+
+
+# Whatever the transaction runs next, its COMMIT included, goes after the held writes; a
+# rollback drops them.
+event.listen(Engine, "before_cursor_execute", _before_statement)
+event.listen(Engine, "commit", _before_statement)
+event.listen(Engine, "rollback", _drop_held)
 
 
 class SqliteWriter:
@@ -154,6 +253,9 @@ class SqliteWriter:
 
     def draw_change_ids(self, count: int) -> list[int]:
         return self._draw(_CHANGES, "id", count)
+
+    def draw(self, seqs: int, change_ids: int) -> tuple[list[int], list[int]]:
+        return self.draw_seqs(seqs), self.draw_change_ids(change_ids)
 
     def _draw(self, table: Table, column: str, count: int) -> list[int]:
         """The ids after the largest stored one: the transaction holds the database's write
@@ -261,6 +363,10 @@ def _sqlite_time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
+def _json_document(rows: Sequence[Mapping[str, Any]]) -> str:
+    return orjson.dumps(rows, default=_plain_mapping).decode()
+
+
 def _json_text(value: Any) -> str | None:
     return None if value is None else orjson.dumps(value, default=_plain_mapping).decode()
 
@@ -287,16 +393,42 @@ def _draw_statement(table: str, column: str) -> TextClause:
     )
 
 
+#: Both draws in one statement, as two arrays (the sequences looked up once, as above).
+_DRAW_BOTH = text(
+    "WITH s AS MATERIALIZED (SELECT "
+    "pg_get_serial_sequence('events', 'seq')::regclass AS seqs, "
+    "pg_get_serial_sequence('changes', 'id')::regclass AS change_ids) "
+    "SELECT ARRAY(SELECT nextval(s.seqs) FROM generate_series(1, :seqs)), "
+    "ARRAY(SELECT nextval(s.change_ids) FROM generate_series(1, :change_ids)) FROM s"
+)
+
+
 @functools.lru_cache(maxsize=UPDATE_STATEMENTS_CACHED)
-def _json_update_statement(dialect: Dialect, columns: tuple[str, ...]) -> TextClause:
-    """One UPDATE joined to the rows sent as a single JSON document (``json_to_recordset``):
-    one parameter, where an executemany would run an UPDATE per row."""
-    names = ("player", "faction", *columns)
-    shape = ", ".join(f"{name} {_RATINGS.c[name].type.compile(dialect=dialect)}" for name in names)
-    assignments = ", ".join(f"{name} = given.{name}" for name in columns)
-    return text(
-        f"UPDATE {_RATINGS.name} SET {assignments} "
-        f"FROM json_to_recordset(CAST(:rows AS json)) AS given({shape}) "
-        f"WHERE {_RATINGS.name}.ladder_id = :ladder_id "
-        f"AND {_RATINGS.name}.player = given.player AND {_RATINGS.name}.faction = given.faction"
-    )
+def _held_statement(events: bool, changes: bool, columns: tuple[str, ...] | None) -> str:
+    """Events, changes and one rating update from JSON documents (``%(events)s``,
+    ``%(changes)s``, ``%(ratings)s``) in one statement of data-modifying CTEs. Its foreign
+    keys are checked at the end of the statement, when every part has written."""
+    parts = []
+    for wanted, table, names, parameter in (
+        (events, _EVENTS, EVENT_COLUMNS, "events"),
+        (changes, _CHANGES, CHANGE_COLUMNS, "changes"),
+    ):
+        if wanted:
+            listed = ", ".join(names)
+            parts.append(
+                f"new_{table.name} AS (INSERT INTO {table.name} ({listed}) SELECT {listed} "
+                f"FROM json_populate_recordset(NULL::{table.name}, %({parameter})s::json))"
+            )
+    if columns is not None:
+        given = ("player", "faction", *columns)
+        dialect = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
+        shape = ", ".join(f"{n} {_RATINGS.c[n].type.compile(dialect=dialect)}" for n in given)
+        assignments = ", ".join(f"{name} = given.{name}" for name in columns)
+        parts.append(
+            f"rated AS (UPDATE {_RATINGS.name} SET {assignments} "
+            f"FROM json_to_recordset(%(ratings)s::json) AS given({shape}) "
+            f"WHERE {_RATINGS.name}.ladder_id = %(ladder_id)s "
+            f"AND {_RATINGS.name}.player = given.player "
+            f"AND {_RATINGS.name}.faction = given.faction)"
+        )
+    return f"WITH {', '.join(parts)} SELECT 1"

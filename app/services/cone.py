@@ -6,11 +6,12 @@ systems: an event depends only on its own ratings' states).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import groupby
 from operator import itemgetter
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -44,6 +45,23 @@ class Cone:
     lost: set[RatingKey] = field(default_factory=set)
     #: Every rating the replay rates or rewrites: ``lost`` and the changed events' ratings.
     touched: set[RatingKey] = field(default_factory=set)
+    #: Each rating's last change the search saw (of those at or after its start).
+    last_seen: dict[RatingKey, int] = field(default_factory=dict)
+
+    def stands(self, rows: Mapping[RatingKey, Any], start: datetime) -> bool:
+        """Whether the cone is still the cone, given its ratings' rows locked after it was
+        found: every rating still ends at the change the search saw last for it (or, where
+        it saw none, still ends before ``start``). A write that extended a rating, or a
+        re-rating that rewrote its chain, changed its row's last change."""
+        for key in self.touched:
+            last = rows[key].last_change_id
+            seen = self.last_seen.get(key)
+            if seen is not None:
+                if last != seen:
+                    return False
+            elif last is not None and rows[key].last_event_at >= start:
+                return False
+        return True
 
 
 def find_cone(
@@ -99,6 +117,17 @@ def find_cone(
         dirty.update(fresh.keys)
         cone.replayed.append(fresh.seq)
 
+    last_seen = cone.last_seen
+
+    def seen(rows: Iterable[tuple[Any, ...]]) -> set[RatingKey]:
+        """An event's ratings, from its change rows (id, player, faction last)."""
+        keys = set()
+        for *_, change_id, player, faction in rows:
+            key = (player, faction)
+            keys.add(key)
+            last_seen[key] = change_id
+        return keys
+
     changes = ChangeRepository(session)
     # Up to the last changed event's new place, stored events and changed ones interleave;
     # from it only stored events come (and that event's own old changes, if it was corrected
@@ -109,11 +138,11 @@ def find_cone(
         for (seq, at), rows in groupby(timed, key=itemgetter(0, 1)):
             while waiting and (waiting[0].occurred_at, waiting[0].seq) < (at, seq):
                 admit(waiting.popleft())
-            meet(seq, {(player, faction) for _, _, player, faction in rows})
+            meet(seq, seen(rows))
     for fresh in waiting:
         admit(fresh)
     untimed = changes.positions_after(ladder.id, start, last)
     for seq, entries in groupby(untimed, key=itemgetter(0)):
-        meet(seq, {(player, faction) for _, player, faction in entries})
+        meet(seq, seen(entries))
     cone.touched = dirty
     return cone

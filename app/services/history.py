@@ -193,10 +193,9 @@ def append_group(session: Session, ladder_id: str, items: Sequence[NewEvent]) ->
     games, ids already stored or repeated in the group, ladder-wide systems, every game of a
     ladder whose exclusive lock is held and every game of a rating whose row another writer
     holds (a recomputation must not stall the writer that serves every ladder)."""
-    ladders = LadderRepository(session)
-    if not ladders.try_lock_shared(ladder_id):
+    locked, ladder = LadderRepository(session).try_lock_shared_and_get(ladder_id)
+    if not locked:
         return [DEFERRED for _ in items]
-    ladder = ladders.get(ladder_id)
     if ladder is None:
         return [NotFound(f"ladder {ladder_id!r} does not exist") for _ in items]
     runtime = runtime_for(ladder)
@@ -204,7 +203,7 @@ def append_group(session: Session, ladder_id: str, items: Sequence[NewEvent]) ->
         return [DEFERRED for _ in items]
     results: list[Appended | None] = [_refusal(runtime, new) for new in items]
     candidates = _first_of_each_id(items, results)
-    stored = EventRepository(session).find_many(
+    stored = EventRepository(session).stored_ids(
         ladder_id, [key for i in candidates if (key := items[i].id_key) is not None]
     )
     keys_of = {i: _keys(runtime, items[i]) for i in candidates if items[i].id_key not in stored}
@@ -284,13 +283,13 @@ def rerate(
     ``start``) can move, holding ``lock``: :func:`recompute` under the ladder's exclusive
     lock; under :attr:`Lock.CONE`, their dependency cone with its rating rows locked.
 
-    The cone is found and its ratings' rows locked in sorted order; then it is found again,
-    because a write that committed meanwhile (one this transaction waited for, most often)
-    can only have extended a rating of the cone, and its game, now in the cone, may bring in
-    ratings that are not locked. Those are locked without waiting (``SKIP LOCKED``: waiting
-    for a row while holding others could deadlock), and the cone is found again, until it
-    needs nothing more. A rating held by another writer then asks for the cone again, from
-    the start (:attr:`Retry.CONE`; the runner takes the ladder after a few).
+    The cone is found and its ratings' rows locked in sorted order. A write that committed
+    meanwhile (one this transaction waited for, most often) may have extended a rating of
+    the cone, or re-rated it: then its row no longer ends where the search saw it end
+    (:meth:`Cone.stands`), and the cone is found again. Ratings new to it are locked without
+    waiting (``SKIP LOCKED``: waiting for a row while holding others could deadlock), until
+    the cone stands. A rating held by another writer asks for the cone again, from the start
+    (:attr:`Retry.CONE`; the runner takes the ladder after a few).
     Writes for other ratings go on meanwhile; a write for a locked one waits and then
     extends what the re-rating left.
     """
@@ -301,12 +300,12 @@ def rerate(
         return Retry.EXCLUSIVE
     changed = set(changed)
     cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
-    locked = set(_locked_rows(session, ladder, runtime, sorted(cone.touched)))
+    locked = _locked_rows(session, ladder, runtime, sorted(cone.touched))
     for _round in range(CONE_ROUNDS):
-        cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
-        wanted = cone.touched - locked
-        if not wanted:
+        if cone.stands(locked, start):
             return _rerate_cone(session, ladder, runtime, cone, changed)
+        cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
+        wanted = cone.touched - locked.keys()
         got = _locked_rows(session, ladder, runtime, sorted(wanted), skip_locked=True)
         if len(got) < len(wanted):
             break
@@ -463,10 +462,14 @@ def _late(
     )
 
 
-def _write_events(session: Session, items: Sequence[NewEvent]) -> list[int]:
-    """Insert the events (in the given order, which is their arrival order); their seqs."""
+def _write_events(
+    session: Session, items: Sequence[NewEvent], seqs: Sequence[int] | None = None
+) -> Sequence[int]:
+    """Insert the events (in the given order, which is their arrival order) with their
+    ``seqs`` (drawn here if not given); their seqs."""
     writer = history_writer(session)
-    seqs = writer.draw_seqs(len(items))
+    if seqs is None:
+        seqs = writer.draw_seqs(len(items))
     stamp = now()
     writer.write_events(
         [
@@ -499,14 +502,19 @@ def _extend(
     their ratings' current ``rows``."""
     if not items:
         return []
-    seqs = _write_events(session, items)
+    # Both kinds of id in one draw (one statement on PostgreSQL).
+    seqs, change_ids = history_writer(session).draw(
+        len(items), sum(len(_keys(runtime, new)) for new in items)
+    )
+    _write_events(session, items, seqs)
     work = Replay(session, ladder, runtime, ladder.state, set())
     work.start_from_rows(rows)
     written = work.rate(
         [
             (Placed(seq, new.occurred_at, new.rated), new.event)
             for new, seq in zip(items, seqs, strict=True)
-        ]
+        ],
+        change_ids,
     )
     work.finish()
     return [Created(seq, changes, runtime) for seq, changes in zip(seqs, written, strict=True)]

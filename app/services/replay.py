@@ -180,12 +180,19 @@ class Replay:
             if key not in self.starts:
                 self._start(key, Start())
 
-    def rate(self, page: Sequence[tuple[Placed, LadderEvent]]) -> list[list[dict[str, Any]]]:
+    def rate(
+        self,
+        page: Sequence[tuple[Placed, LadderEvent]],
+        change_ids: Sequence[int] | None = None,
+    ) -> list[list[dict[str, Any]]]:
         """Rate a page of events (their ratings started) and write their changes; each
         event's change rows. The rows go to the writer as they are made, so the database
-        stores them while the next events are rated (PostgreSQL's COPY streams them)."""
+        stores them while the next events are rated (PostgreSQL streams a large page by COPY).
+        ``change_ids``: drawn already, one per change the page makes."""
         info, rater = self.runtime.info, self.runtime.rater
-        ids = iter(self.writer.draw_change_ids(sum(len(event_keys(info, e)) for _, e in page)))
+        if change_ids is None:
+            change_ids = self.writer.draw_change_ids(sum(len(event_keys(info, e)) for _, e in page))
+        ids = iter(change_ids)
         written: list[list[dict[str, Any]]] = []
 
         def rows() -> Iterator[dict[str, Any]]:

@@ -14,10 +14,11 @@ import pytest
 from sqlalchemy import text
 
 from app.core.database import Database
+from app.core.errors import NotFound
 from app.main import create_app
-from app.models import Event
 from app.repositories import history as history_writers
 from app.repositories.events import EventRepository
+from app.repositories.ladders import LadderRepository
 from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
 from app.services.events import new_game_event
@@ -150,18 +151,16 @@ async def test_an_id_stored_by_another_process_meanwhile_redoes_the_group(
     await make_ladder(client, "club", "elo")
     stored = game("club", "g1", {"A": 1, "B": 2}, minutes=10)
     assert (await client.post("/games", json=stored)).status_code == 201
-    real_find = EventRepository.find_many
+    real_find = EventRepository.stored_ids
     calls = 0
 
-    def blind_once(
-        self: EventRepository, *args: Any, **kwargs: Any
-    ) -> dict[tuple[str, str], Event]:
+    def blind_once(self: EventRepository, *args: Any, **kwargs: Any) -> set[tuple[str, str]]:
         nonlocal calls
         calls += 1
         found = real_find(self, *args, **kwargs)
-        return {} if calls == 1 else found
+        return set() if calls == 1 else found
 
-    monkeypatch.setattr(EventRepository, "find_many", blind_once)
+    monkeypatch.setattr(EventRepository, "stored_ids", blind_once)
     fresh = game("club", "g2", {"C": 1, "D": 2}, minutes=20)
     results = record_group(database, "club", [_new(stored), _new(fresh)])
     assert calls == 2
@@ -183,12 +182,12 @@ async def test_a_new_players_game_applied_meanwhile_gets_the_smaller_seq(
         pytest.skip("SQLite serialises writers: nothing can come in between")
     await make_ladder(client, "club", "elo")
     assert (await client.post("/games", json=game("club", "g0", {"A": 1, "B": 2}))).status_code
-    real_find = EventRepository.find_many
+    real_find = EventRepository.stored_ids
     other: dict[str, object] = {}
 
     def read_then_another_writer(
         self: EventRepository, *args: Any, **kwargs: Any
-    ) -> dict[tuple[str, str], Event]:
+    ) -> set[tuple[str, str]]:
         read = real_find(self, *args, **kwargs)
         if not other:  # the other writer: its own transaction, committed before we go on
             other["started"] = True
@@ -199,7 +198,7 @@ async def test_a_new_players_game_applied_meanwhile_gets_the_smaller_seq(
                 ).result()
         return read
 
-    monkeypatch.setattr(EventRepository, "find_many", read_then_another_writer)
+    monkeypatch.setattr(EventRepository, "stored_ids", read_then_another_writer)
     ours = game("club", "g2", {"N": 1, "A": 2}, minutes=10)  # N is new to this group
     [result] = record_group(database, "club", [_new(ours)])
     [theirs] = other["result"]  # type: ignore[misc]
@@ -261,3 +260,25 @@ async def test_a_game_that_cannot_be_rated_does_not_fail_its_group(
     assert refused.json()["errors"][0]["loc"] == ["players"]
     assert (await client.get("/ladders/overflow/games/bad")).status_code == 404
     assert (await client.post("/games", json=good)).status_code == 201
+
+
+async def test_a_ladder_under_its_exclusive_lock_hands_the_group_back(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    """While a recomputation holds the ladder's exclusive lock the group does not wait for
+    it: every game goes back to be recorded one by one, and nothing is stored."""
+    if database.is_sqlite:
+        pytest.skip("SQLite serialises writers: the group would wait for the file lock")
+    await make_ladder(client, "club", "elo")
+    with database.session(write=True) as session:
+        LadderRepository(session).get_locked("club", exclusive=True)
+        results = record_group(database, "club", [_new(game("club", "g1", {"A": 1, "B": 2}))])
+    assert results == [DEFERRED]
+    with database.engine.connect() as connection:
+        count = connection.execute(text("SELECT COUNT(*) FROM events")).scalar_one()
+    assert count == 0
+
+
+async def test_a_group_of_an_unknown_ladder_is_refused(database: Database) -> None:
+    results = record_group(database, "nowhere", [_new(game("nowhere", "g1", {"A": 1, "B": 2}))])
+    assert [type(result) for result in results] == [NotFound]

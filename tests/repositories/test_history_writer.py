@@ -76,20 +76,29 @@ def _change(change_id: int, seq: int, prev: int | None, player: str) -> dict[str
 
 
 def test_drawn_ids_increase_and_are_never_drawn_twice(database: Database) -> None:
-    def work(session: Session) -> tuple[list[int], list[int], list[int], list[int]]:
-        writer = history_writer(session)
-        return (
-            writer.draw_seqs(3),
-            writer.draw_seqs(2),
-            writer.draw_change_ids(4),
-            writer.draw_change_ids(1),
-        )
+    """One kind at a time or both at once (``draw``), one after another."""
 
-    seqs_a, seqs_b, ids_a, ids_b = database.run(work)
-    for first, second in ((seqs_a, seqs_b), (ids_a, ids_b)):
-        drawn = first + second
+    def work(session: Session) -> list[tuple[list[int], list[int]]]:
+        writer = history_writer(session)
+        return [
+            (writer.draw_seqs(3), writer.draw_change_ids(4)),
+            writer.draw(2, 5),
+            (writer.draw_seqs(2), writer.draw_change_ids(1)),
+            writer.draw(0, 2),
+            writer.draw(1, 0),
+        ]
+
+    draws = database.run(work)
+    assert [(len(seqs), len(ids)) for seqs, ids in draws] == [
+        (3, 4),
+        (2, 5),
+        (2, 1),
+        (0, 2),
+        (1, 0),
+    ]
+    for drawn in ([s for seqs, _ in draws for s in seqs], [i for _, ids in draws for i in ids]):
         assert drawn == sorted(drawn)
-        assert len(set(drawn)) == len(drawn) == len(first) + len(second)
+        assert len(set(drawn)) == len(drawn)
 
 
 def test_rows_read_back_as_written(database: Database) -> None:
@@ -161,12 +170,73 @@ def test_rating_updates_set_their_columns_and_nothing_else(database: Database) -
 
 
 def test_a_taken_event_id_is_an_integrity_error(database: Database) -> None:
+    """Raised by the write, or (held back) by the transaction's next statement or commit."""
     with database.session(write=True) as session:
         _ladder(session, "club")
         writer = history_writer(session)
         writer.write_events([_event(writer.draw_seqs(1)[0], "g1")])
+
+    def again() -> None:
+        with database.session(write=True) as session:
+            writer = history_writer(session)
+            writer.write_events([_event(writer.draw_seqs(1)[0], "g1")])
+
+    with pytest.raises(IntegrityError):
+        again()
+
+
+def test_writes_are_committed_and_a_rollback_drops_them(database: Database) -> None:
+    """Written just before the commit: stored. Written and rolled back: not sent with the
+    next transaction either (it may run on the same connection)."""
     with database.session(write=True) as session:
+        _ladder(session, "club")
         writer = history_writer(session)
-        again = [_event(writer.draw_seqs(1)[0], "g1")]
-        with pytest.raises(IntegrityError):
-            writer.write_events(again)
+        [seq] = writer.draw_seqs(1)
+        [change_id] = writer.draw_change_ids(1)
+        writer.write_events([_event(seq, "kept")])
+        writer.write_changes([_change(change_id, seq, None, "Zoë")])
+    for _attempt in range(3):
+        with database.session(write=True) as session:
+            writer = history_writer(session)
+            writer.write_events([_event(writer.draw_seqs(1)[0], "dropped")])
+            session.rollback()
+    with database.session(write=False) as session:
+        assert [e.external_id for e in session.query(Event)] == ["kept"]
+        assert [c.id for c in session.query(Change)] == [change_id]
+
+
+def test_many_rows_read_back_as_written(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past what PostgreSQL holds back, the rest of a write streams; both parts arrive, and
+    a rating update after them sees the changes it names."""
+    monkeypatch.setattr("app.repositories.history.HELD_ROWS", 3)
+
+    def work(session: Session) -> tuple[list[int], list[int], tuple[object, ...]]:
+        _ladder(session, "club")
+        session.add(
+            PlayerRating(ladder_id="club", player="Zoë", faction="", rating=1500.0, state={})
+        )
+        session.flush()
+        writer = history_writer(session)
+        seqs = writer.draw_seqs(2)
+        ids = writer.draw_change_ids(4)
+        writer.write_events([_event(seqs[0], "g1"), _event(seqs[1], "g2")])
+        prev = [None, *ids[:-1]]
+        writer.write_changes(
+            _change(i, seqs[n // 2], p, "Zoë")
+            for n, (i, p) in enumerate(zip(ids, prev, strict=True))
+        )
+        writer.update_ratings("club", [{"player": "Zoë", "faction": "", "last_change_id": ids[-1]}])
+        row = session.query(PlayerRating).one()
+        return (
+            [e.seq for e in session.query(Event).order_by(Event.seq)],
+            [c.id for c in session.query(Change).order_by(Change.id)],
+            (row.last_change_id,),
+        )
+
+    with database.session(write=True) as session:
+        events, changes, rating = work(session)
+    assert len(events) == 2
+    assert len(changes) == 4
+    assert rating == (changes[-1],)

@@ -343,9 +343,9 @@ class HistoryMachine(RuleBasedStateMachine):
         rated: list[int] = []
         rate = replay_module.Replay.rate
 
-        def spy(replay: Any, page: Any) -> Any:
+        def spy(replay: Any, page: Any, *ids: Any) -> Any:
             rated.extend(placed.seq for placed, _ in page)
-            return rate(replay, page)
+            return rate(replay, page, *ids)
 
         with patch.object(replay_module.Replay, "rate", spy):
             yield step
