@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from app.engine import glicko
-from app.engine.base import RatingSystem, require_finite
+from app.engine.base import RatingSystem, duel_score, require_finite
 from app.engine.errors import InvalidEvent, IterationLimit
 from app.engine.glicko_family import (
     GlickoFamilyConfig,
@@ -41,14 +41,15 @@ from app.engine.glicko_family import (
     PeriodStep,
     initial_deviation_param,
     initial_rating_param,
+    period_details,
     period_param,
     ranking_multiplier_param,
 )
 from app.engine.params import ParamSpec
-from app.engine.periods import PeriodResult, Position
+from app.engine.periods import GAME_MODE_EXTRA, PERIOD_GAME, PeriodResult, Position
 from app.engine.protocols import SystemInfo
 from app.engine.sources import NAF_RANKINGS
-from app.engine.types import Details, Game, Json, PlayerState
+from app.engine.types import Change, Details, Game, Json, Outcome, PlayerKey, PlayerState
 
 #: Glickman (2013), step 2: the factor between the Glicko scale and the Glicko-2 scale.
 SCALE = 173.7178
@@ -230,37 +231,41 @@ def sigma_prime(
     phi2 = phi**2
     Delta2 = Delta_value**2
     # The parts of f that do not depend on x, evaluated once in the order f would evaluate
-    # them (left to right), so f's value is the same float.
-    Delta2_minus_phi2_minus_v = Delta2 - phi2 - v_value
-    phi2_plus_v = phi2 + v_value
+    # them (left to right), so f's value is the same float. f is written out where it is
+    # evaluated (f(a - k tau), f_A, f_B, f_C), as ex * (D - ex) / (2 (P + ex)^2) - (x - a) /
+    # tau^2: the update evaluates it a handful of times, and a call for each cost a tenth of
+    # the update.
+    D = Delta2 - phi2 - v_value
+    P = phi2 + v_value
     tau2 = tau**2
     exp = math.exp
 
-    def f(x: float) -> float:
-        ex = exp(x)
-        return (
-            ex * (Delta2_minus_phi2_minus_v - ex) / (2.0 * (phi2_plus_v + ex) ** 2) - (x - a) / tau2
-        )
-
     A = a
-    if Delta2 > phi2_plus_v:
-        B = math.log(Delta2_minus_phi2_minus_v)
+    if Delta2 > P:
+        B = math.log(D)
     else:
         k = 1
-        while f(a - k * tau) < 0:
+        x = a - k * tau
+        ex = exp(x)
+        while ex * (D - ex) / (2.0 * (P + ex) ** 2) - (x - a) / tau2 < 0:
             k += 1
             if k > max_iterations:
                 raise IterationLimit(f"step 5.2 found no bracket in {max_iterations} steps")
+            x = a - k * tau
+            ex = exp(x)
         B = a - k * tau
-    f_A = f(A)
-    f_B = f(B)
+    ex = exp(A)
+    f_A = ex * (D - ex) / (2.0 * (P + ex) ** 2) - (A - a) / tau2
+    ex = exp(B)
+    f_B = ex * (D - ex) / (2.0 * (P + ex) ** 2) - (B - a) / tau2
     iterations = 0
     while abs(B - A) > epsilon:
         iterations += 1
         if iterations > max_iterations:
             raise IterationLimit(f"step 5.4 did not converge in {max_iterations} iterations")
         C = A + (A - B) * f_A / (f_B - f_A)
-        f_C = f(C)
+        ex = exp(C)
+        f_C = ex * (D - ex) / (2.0 * (P + ex) ** 2) - (C - a) / tau2
         if f_C * f_B <= 0:
             A, f_A = B, f_B
         else:
@@ -369,18 +374,48 @@ def _period_update(
     if not opponents:
         grown = min(phi_star(phi, sigma), phi_max)
         return mu, grown, sigma, (), (), None, None, grown
+    return _update_of(
+        mu,
+        phi,
+        sigma,
+        [(mu_j, g(phi_j), s_j) for mu_j, phi_j, s_j in opponents],
+        tau,
+        epsilon,
+        phi_max,
+    )
+
+
+def _update_of(
+    mu: float,
+    phi: float,
+    sigma: float,
+    opponents: Sequence[tuple[float, float, float]],
+    tau: float,
+    epsilon: float,
+    phi_max: float,
+) -> UpdateValues:
+    """:func:`_period_update` for at least one opponent, each given as (mu_j, g(phi_j), s_j):
+    g(phi_j) depends on the opponent alone, so a game computes it once per player."""
     # The terms of v, Delta and mu' exactly as ``v``, ``Delta`` and ``mu_prime`` compute them
     # (same expressions, same order, so the same floats), in one pass over the opponents with
-    # g(phi_j), E and 1 - E evaluated once per opponent instead of once per use.
+    # E and 1 - E evaluated once per opponent instead of once per use.
     g_j: list[float] = []
     E_j: list[float] = []
     terms: list[float] = []
     total = 0.0
-    for mu_value, phi_value, s_value in opponents:
-        g_value = g(phi_value)
+    exp = math.exp
+    for mu_value, g_value, s_value in opponents:
         x = g_value * (mu - mu_value)
-        E_value = _logistic(x)
-        total += g_value**2 * E_value * _logistic(-x)
+        # _logistic(x) and _logistic(-x) (E and 1 - E) from the one exp both evaluate.
+        if x >= 0:
+            t = exp(-x)
+            E_value = 1.0 / (1.0 + t)
+            complement = t / (1.0 + t)
+        else:
+            t = exp(x)
+            E_value = t / (1.0 + t)
+            complement = 1.0 / (1.0 + t)
+        total += g_value**2 * E_value * complement
         terms.append(g_value * (s_value - E_value))
         g_j.append(g_value)
         E_j.append(E_value)
@@ -389,8 +424,9 @@ def _period_update(
     scores = sum(terms)
     Delta_value = v_value * scores
     sigma_new = sigma_prime(phi, sigma, v_value, Delta_value, tau, epsilon)
-    phi_star_value = min(phi_star(phi, sigma_new), phi_max)
-    phi_new = phi_prime(phi_star_value, v_value)
+    # phi_star and phi_prime, written out.
+    phi_star_value = min(math.sqrt(phi**2 + sigma_new**2), phi_max)
+    phi_new = 1.0 / math.sqrt(1.0 / phi_star_value**2 + 1.0 / v_value)
     mu_new = mu + phi_new**2 * scores
     return mu_new, phi_new, sigma_new, tuple(g_j), tuple(E_j), v_value, Delta_value, phi_star_value
 
@@ -493,6 +529,65 @@ class Glicko2Rater(GlickoFamilyRater[Glicko2Config]):
         )
         return to_RD(phi)
 
+    def rate_game(
+        self,
+        game: Game,
+        before: Mapping[PlayerKey, PlayerState],
+        ladder_state: Mapping[str, Json],
+    ) -> Outcome:
+        """The family's rating of a game (:meth:`GlickoFamilyRater.rate_game`), a free-for-all
+        in ``"game"`` mode rated here directly: each game is its own period, so no player has
+        earlier results in it, and Glicko-2 grows no RD before it (:meth:`idle_periods` is 0:
+        the last game's phi* step was the growth), so each player starts from its state and
+        the period machinery (positions, period starts, results) has nothing to do. The same
+        expressions in the same order give the same floats; the details are rendered from
+        the values kept (:func:`game_details`) by the family's :func:`period_details`."""
+        config = self.config
+        players = game.participants
+        if config.period != PERIOD_GAME:
+            return GlickoFamilyRater.rate_game(self, game, before, ladder_state)
+        for p in players:
+            if p.team is not None:
+                return self.rate_sides(game, before)
+        tau = config.tau
+        phi_max = config.initial_deviation / SCALE
+        keys = [PlayerKey(p.player) for p in players]
+        states = [before[key] for key in keys]
+        bases: list[PlayerState] = []
+        # Each player's mu, phi, g(phi) and sigma, computed once per game: an opponent's
+        # g(phi_j) is the same for every player it meets.
+        seats: list[tuple[float, float, float, float]] = []
+        for state in states:
+            RD, sigma = state.deviation, state.volatility
+            if RD is None or sigma is None:
+                # As period_start: a state without RD or sigma starts from the initial ones.
+                RD, sigma = self._RD(state), self._sigma(state)
+                state = PlayerState(state.rating, RD, sigma)
+            bases.append(state)
+            phi = RD / SCALE
+            seats.append(((state.rating - RATING_CENTRE) / SCALE, phi, g(phi), sigma))
+        changes: list[Change] = []
+        for i, me in enumerate(players):
+            mu, phi, _, sigma = seats[i]
+            # Pairwise by rank (SYSTEMS.md "glicko2"), as the family's rate_game.
+            opponents: list[tuple[float, float, float]] = []
+            for j, opponent in enumerate(players):
+                if j != i:
+                    opponents.append((seats[j][0], seats[j][2], duel_score(me, opponent)))
+            values = _update_of(mu, phi, sigma, opponents, tau, EPSILON, phi_max)
+            base = bases[i]
+            # Step 8 as rate_results writes it.
+            after = PlayerState(
+                base.rating + SCALE * (values[0] - mu),
+                SCALE * values[1],
+                values[2],
+                GAME_MODE_EXTRA,
+            )
+            state = states[i]
+            details = Details(game_details, self, state, after, base, i, game, bases, values)
+            changes.append(Change(keys[i], state, after, details))
+        return Outcome(tuple(changes))
+
     def rate_results(self, base: PlayerState, results: tuple[PeriodResult, ...]) -> PeriodStep:
         """Steps 2-8 from the period-start state ``base`` over the period's results."""
         mu = to_mu(base.rating)
@@ -541,3 +636,37 @@ def period_terms(
 
 
 SYSTEM = RatingSystem(info=INFO, config=Glicko2Config.from_params, rater=Glicko2Rater)
+
+
+def game_details(
+    rater: Glicko2Rater,
+    state: PlayerState,
+    after: PlayerState,
+    base: PlayerState,
+    i: int,
+    game: Game,
+    bases: Sequence[PlayerState],
+    values: UpdateValues,
+) -> dict[str, Json]:
+    """The details of player ``i``'s change in a game that :meth:`Glicko2Rater.rate_game` rated
+    in ``"game"`` mode: the family's :func:`period_details` of the period step and results the
+    family's path builds."""
+    mu = to_mu(base.rating)
+    phi = to_phi(rater._RD(base))
+    step = PeriodStep(
+        rating=after.rating,
+        deviation=to_RD(values[1]),
+        volatility=values[2],
+        g=values[3],
+        E=values[4],
+        terms=Details(period_terms, rater._sigma(base), mu, phi, values, rater.config.tau),
+    )
+    players = game.participants
+    me = players[i]
+    others = [j for j in range(len(players)) if j != i]
+    results = [
+        PeriodResult(bases[j].rating, rater._RD(bases[j]), duel_score(me, players[j]))
+        for j in others
+    ]
+    names = [players[j].player for j in others]
+    return period_details(rater, state, after, base, 0, None, step, 0, results, names, None)

@@ -86,7 +86,7 @@ class PlayerKey(NamedTuple):
     faction: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PlayerState:
     """A player's rating state after some prefix of the ladder's history.
 
@@ -99,6 +99,22 @@ class PlayerState:
     deviation: float | None = None
     volatility: float | None = None
     extra: Mapping[str, Json] = field(default_factory=lambda: EMPTY)
+
+    def __init__(
+        self,
+        rating: float,
+        deviation: float | None = None,
+        volatility: float | None = None,
+        extra: Mapping[str, Json] = EMPTY,
+    ) -> None:
+        # The generated __init__ of a frozen dataclass stores each field through
+        # object.__setattr__; the slots' own descriptors store the same values in about half
+        # the time (one state per player of every replayed game; see _slot_setters).
+        set_rating, set_deviation, set_volatility, set_extra = _STATE_SETTERS
+        set_rating(self, rating)
+        set_deviation(self, deviation)
+        set_volatility(self, volatility)
+        set_extra(self, extra)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +252,7 @@ class Tournament:
     name: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Change:
     """One player's rating change in an event, with the formula's terms in ``details``."""
 
@@ -245,17 +261,39 @@ class Change:
     after: PlayerState
     details: Mapping[str, Json] = field(default_factory=lambda: EMPTY)
 
+    def __init__(
+        self,
+        key: PlayerKey,
+        before: PlayerState,
+        after: PlayerState,
+        details: Mapping[str, Json] = EMPTY,
+    ) -> None:
+        # As PlayerState's: one change per player of every replayed game.
+        set_key, set_before, set_after, set_details = _CHANGE_SETTERS
+        set_key(self, key)
+        set_before(self, before)
+        set_after(self, after)
+        set_details(self, details)
+
     @property
     def delta(self) -> float:
         return self.after.rating - self.before.rating
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Outcome:
     """The result of rating one event: the changes (in input order) and the new ladder state."""
 
     changes: tuple[Change, ...]
     ladder_state: Mapping[str, Json] = field(default_factory=lambda: EMPTY)
+
+    def __init__(
+        self, changes: tuple[Change, ...], ladder_state: Mapping[str, Json] = EMPTY
+    ) -> None:
+        # As PlayerState's: one outcome per replayed event.
+        set_changes, set_ladder_state = _OUTCOME_SETTERS
+        set_changes(self, changes)
+        set_ladder_state(self, ladder_state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +307,17 @@ class Adjustment:
     volatility: float | None = None
     reason: str | None = None
 
+
+def _slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:
+    """The ``__set__`` of each named slot of ``cls``: how a frozen slots dataclass's own
+    ``__init__`` stores its fields (a frozen class refuses ``self.name = value``; the slot's
+    descriptor is what ``object.__setattr__`` would reach, without its lookup)."""
+    return tuple(vars(cls)[name].__set__ for name in names)
+
+
+_STATE_SETTERS = _slot_setters(PlayerState, "rating", "deviation", "volatility", "extra")
+_CHANGE_SETTERS = _slot_setters(Change, "key", "before", "after", "details")
+_OUTCOME_SETTERS = _slot_setters(Outcome, "changes", "ladder_state")
 
 #: Anything that can stand in a ladder's history.
 LadderEvent = Game | Tournament | Adjustment

@@ -60,20 +60,29 @@ class CountingDetails(Details):
 
 
 @pytest.mark.parametrize(
-    ("system", "where"),
-    [(elo.SYSTEM, "app.engine.elo.Details"), (glicko2.SYSTEM, "app.engine.glicko_family.Details")],
-    ids=["elo", "glicko2"],
+    ("system", "where", "params", "per_change"),
+    [
+        (elo.SYSTEM, "app.engine.elo.Details", {}, 1),
+        # Glicko-2 in "game" mode: the change's details and, inside them, the period's terms.
+        (glicko2.SYSTEM, "app.engine.glicko2.Details", {}, 2),
+        (glicko2.SYSTEM, "app.engine.glicko_family.Details", {"period": "day"}, 1),
+    ],
+    ids=["elo", "glicko2", "glicko2-day"],
 )
 def test_a_replay_that_reads_no_details_renders_none(
-    system: Any, where: str, monkeypatch: pytest.MonkeyPatch
+    system: Any,
+    where: str,
+    params: dict[str, Json],
+    per_change: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(where, CountingDetails)
     CountingDetails.rendered = 0
     at = datetime(2026, 1, 1, tzinfo=UTC)
     games = [Game(at, (Participant("a", 1), Participant("b", 2), Participant("c", 2)))] * 3
-    steps = list(replay(system.info, system.configure({}), games))
+    steps = list(replay(system.info, system.configure(params), games))
     assert CountingDetails.rendered == 0
     # Reading them renders each change's once: 3 games of 3 players.
     deque((dict(c.details) for s in steps for c in s.outcome.changes), maxlen=0)
     deque((dict(c.details) for s in steps for c in s.outcome.changes), maxlen=0)
-    assert CountingDetails.rendered == 9
+    assert CountingDetails.rendered == 9 * per_change

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,8 +23,10 @@ from app.engine.glicko2 import (
     to_mu,
     to_phi,
 )
+from app.engine.glicko_family import GlickoFamilyRater
+from app.engine.periods import GAME_MODE_EXTRA
 from app.engine.protocols import DuelRater
-from app.engine.types import EMPTY, Game, Participant, PlayerKey, PlayerState
+from app.engine.types import EMPTY, Game, Json, Participant, PlayerKey, PlayerState
 
 # Glickman (2013), the worked example: a 1500 / 200 / 0.06 player, tau 0.5, in one period
 # beats 1400 / 30 and loses to 1550 / 100 and 1700 / 300.
@@ -556,3 +559,39 @@ def test_property_better_place_never_earns_less(
     for (rank_a, rating_a), (rank_b, rating_b) in itertools.permutations(results, 2):
         if rank_a < rank_b:
             assert rating_a >= rating_b - 1e-9
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seats=st.lists(
+        st.tuples(
+            ratings,
+            st.none() | deviations,
+            st.none() | volatilities,
+            st.sampled_from([EMPTY, GAME_MODE_EXTRA]),
+            st.integers(min_value=1, max_value=4),
+        ),
+        min_size=2,
+        max_size=6,
+    ),
+    tau=taus,
+)
+def test_property_game_mode_free_for_all_equals_the_family_path(
+    seats: list[tuple[float, float | None, float | None, Mapping[str, Json], int]], tau: float
+) -> None:
+    """Glicko2Rater.rate_game rates a "game"-mode free-for-all directly; the family's path
+    (periods, positions, period starts) gives the same floats and the same details."""
+    rater = SYSTEM.configure({"tau": tau, "period": "game"})
+    players = tuple(Participant(f"p{i}", seat[4]) for i, seat in enumerate(seats))
+    before = {
+        PlayerKey(p.player): PlayerState(*seat[:4]) for p, seat in zip(players, seats, strict=True)
+    }
+    game = Game(played_at=DAY, participants=players)
+    direct = rater.rate_game(game, before, EMPTY)
+    family = GlickoFamilyRater.rate_game(rater, game, before, EMPTY)
+    assert len(direct.changes) == len(family.changes) == len(players)
+    for a, b in zip(direct.changes, family.changes, strict=True):
+        assert (a.key, a.before) == (b.key, b.before)
+        # repr: the same text is the same float (equality would take -0.0 for 0.0).
+        assert repr(a.after) == repr(b.after)
+        assert json.dumps(dict(a.details)) == json.dumps(dict(b.details))
