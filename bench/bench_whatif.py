@@ -286,8 +286,12 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=1, help="requests of each kind per unit")
     parser.add_argument("--no-profile", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database")
+    parser.add_argument(
+        "--pg-database", default=DATABASE, help="the PostgreSQL database to create (and drop)"
+    )
     parser.add_argument("--results", type=Path, default=BENCH / "results")
     args = parser.parse_args()
+    globals()["DATABASE"] = args.pg_database  # prepare() and _run_admin's SQL read it
     checkouts = [
         (label, Path(path).resolve())
         for label, path in (c.split("=", 1) for c in args.checkout or ["this=."])

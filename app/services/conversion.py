@@ -127,20 +127,6 @@ _MEMBER_KEYS = frozenset({"player", "faction", "weight"})
 _EVENT_KEYS = frozenset({"id", "coaches", "major"})
 
 
-def _optional(value: Any, kind: type) -> bool:
-    return value is None or type(value) is kind
-
-
-def _weight(value: Any) -> float | None:
-    """A stored weight as the engine takes it (JSON may give a whole number as an int);
-    None when the value is not a plain number."""
-    if value is None:
-        return FULL_WEIGHT
-    if type(value) is float or type(value) is int:
-        return float(value)
-    return None
-
-
 def _stored_game(body: dict[str, Any]) -> Game | None:
     """The engine game of a stored body, read directly (a replay reads thousands a second).
 
@@ -148,20 +134,23 @@ def _stored_game(body: dict[str, Any]) -> Game | None:
     bodies of exactly that shape (plain types, known keys, an explicit UTC offset, a team
     game's labels filled in) and returns None for anything else, which then goes through
     ``GameBody`` as before. The result equals ``game_to_engine(GameBody.model_validate(body))``.
+    The engine values are built with positional arguments: keywords cost a frozen dataclass
+    twice as much, on every participant of every replayed game.
     """
     if not _GAME_KEYS.issuperset(body):
         return None
-    played = body.get("played_at")
-    rated = body.get("rated", True)
-    event = body.get("event")
-    tournament = body.get("tournament")
-    end_year = body.get("end_year")
-    players, teams = body.get("players"), body.get("teams")
+    get = body.get
+    played = get("played_at")
+    rated = get("rated", True)
+    event = get("event")
+    tournament = get("tournament")
+    end_year = get("end_year")
+    players, teams = get("players"), get("teams")
     if (
         type(played) is not str
         or type(rated) is not bool
-        or not _optional(tournament, str)
-        or not _optional(end_year, int)
+        or (tournament is not None and type(tournament) is not str)
+        or (end_year is not None and type(end_year) is not int)
         or (players is None) == (teams is None)
     ):
         return None
@@ -176,20 +165,17 @@ def _stored_game(body: dict[str, Any]) -> Game | None:
         if type(event) is not dict or not _EVENT_KEYS.issuperset(event):
             return None
         event_id, coaches, major = event.get("id"), event.get("coaches"), event.get("major", False)
-        if not _optional(event_id, str) or not _optional(coaches, int) or type(major) is not bool:
+        if (
+            (event_id is not None and type(event_id) is not str)
+            or (coaches is not None and type(coaches) is not int)
+            or type(major) is not bool
+        ):
             return None
-        context = EventContext(id=event_id, coaches=coaches, major=major)
+        context = EventContext(event_id, coaches, major)
     participants = _stored_players(players) if teams is None else _stored_sides(teams)
     if participants is None:
         return None
-    return Game(
-        played_at=played_at.astimezone(UTC),
-        participants=participants,
-        rated=rated,
-        event=context,
-        tournament=tournament,
-        end_year=end_year,
-    )
+    return Game(played_at.astimezone(UTC), participants, rated, context, tournament, end_year)
 
 
 def _stored_players(players: Any) -> tuple[Participant, ...] | None:
@@ -201,28 +187,25 @@ def _stored_players(players: Any) -> tuple[Participant, ...] | None:
     for entry in players:
         if type(entry) is not dict or not _PLAYER_KEYS.issuperset(entry):
             return None
-        player, rank = entry.get("player"), entry.get("rank")
-        faction, centres = entry.get("faction"), entry.get("centres")
-        eliminated_in = entry.get("eliminated_in")
-        weight = _weight(entry.get("weight"))
+        get = entry.get
+        player, rank = get("player"), get("rank")
+        faction, centres, eliminated_in = get("faction"), get("centres"), get("eliminated_in")
+        weight = get("weight")
+        if weight is None:
+            weight = FULL_WEIGHT
+        elif type(weight) is int:  # JSON may give a whole number as an int
+            weight = float(weight)
         if (
             type(player) is not str
             or type(rank) is not int
-            or not _optional(faction, str)
-            or not _optional(centres, int)
-            or not _optional(eliminated_in, int)
-            or weight is None
+            or (faction is not None and type(faction) is not str)
+            or (centres is not None and type(centres) is not int)
+            or (eliminated_in is not None and type(eliminated_in) is not int)
+            or type(weight) is not float
         ):
             return None
         participants.append(
-            Participant(
-                player=player,
-                rank=rank,
-                faction=faction,
-                centres=centres,
-                eliminated_in=eliminated_in,
-                weight=weight,
-            )
+            Participant(player, rank, faction, centres, eliminated_in, None, weight)
         )
     return tuple(participants)
 
@@ -242,11 +225,16 @@ def _stored_sides(teams: Any) -> tuple[Participant, ...] | None:
         for entry in members:
             if type(entry) is not dict or not _MEMBER_KEYS.issuperset(entry):
                 return None
-            player, faction = entry.get("player"), entry.get("faction")
-            weight = _weight(entry.get("weight"))
-            if type(player) is not str or not _optional(faction, str) or weight is None:
+            player, faction, weight = entry.get("player"), entry.get("faction"), entry.get("weight")
+            if weight is None:
+                weight = FULL_WEIGHT
+            elif type(weight) is int:
+                weight = float(weight)
+            if (
+                type(player) is not str
+                or (faction is not None and type(faction) is not str)
+                or type(weight) is not float
+            ):
                 return None
-            participants.append(
-                Participant(player=player, rank=rank, faction=faction, team=team, weight=weight)
-            )
+            participants.append(Participant(player, rank, faction, None, None, team, weight))
     return tuple(participants)
