@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from alembic import context
-from sqlalchemy import create_engine, pool
+from typing import Any
 
+from alembic import context
+from sqlalchemy import create_engine, event, pool
+
+from app.core.database import sqlite_page_size
 from app.core.settings import get_settings
 from app.models import Base
 
@@ -31,6 +34,12 @@ def run_migrations_online() -> None:
             context.run_migrations()
         return
     engine = create_engine(database_url(), poolclass=pool.NullPool)
+    if engine.dialect.name == "sqlite":
+        # The migrations usually create the file: it gets the service's page size.
+        @event.listens_for(engine, "connect")
+        def on_connect(dbapi_connection: Any, _record: Any) -> None:
+            sqlite_page_size(dbapi_connection)
+
     with engine.connect() as connection:
         context.configure(
             connection=connection,
