@@ -57,9 +57,6 @@ SQLITE_CACHE_KIB = 16_384
 #: How often a write that lost a unique-key race (the same id stored by another replica, two
 #: writers extending the same rating) runs again: the next run sees the winner's row.
 INTEGRITY_RETRIES = 5
-#: How often a write asking again for the lock it holds (:attr:`Retry.CONE`) runs with it
-#: before it takes its ladder exclusively.
-SAME_LOCK_ATTEMPTS = 3
 
 
 class Lock(IntEnum):
@@ -70,14 +67,13 @@ class Lock(IntEnum):
     #: The ladder shared and the rating rows of the change's dependency cone: a late result,
     #: a correction or a void, in a system whose events depend only on their own ratings.
     CONE = 1
-    #: The ladder exclusively: a ladder-wide system, or a cone that kept growing while it was
-    #: being locked.
+    #: The ladder exclusively: a ladder-wide system, or a cone whose rows another writer holds.
     LADDER = 2
 
 
 class Retry(Enum):
     """What a transaction's work returns, instead of a result, to be rolled back and run
-    again holding more of its ladder (or, for a cone that grew, the same again)."""
+    again holding more of its ladder."""
 
     CONE = Lock.CONE
     EXCLUSIVE = Lock.LADDER
@@ -221,7 +217,7 @@ class Database:
         it is rolled back and run again with that lock."""
         lock = start
         delay = RETRY_BASE_DELAY
-        transient = races = again = 0
+        transient = races = 0
         while True:
             try:
                 with self.session(write=write) as session:
@@ -233,12 +229,7 @@ class Database:
                 if result.value > lock:
                     lock = result.value
                     continue
-                # The same lock again: a cone that kept growing while it was locked. After
-                # a few attempts, the whole ladder.
-                again += 1
-                if again >= SAME_LOCK_ATTEMPTS:
-                    lock = Lock.LADDER
-                continue
+                races += 1
             except IntegrityError:
                 if not write:
                     raise

@@ -283,13 +283,14 @@ def rerate(
     ``start``) can move, holding ``lock``: :func:`recompute` under the ladder's exclusive
     lock; under :attr:`Lock.CONE`, their dependency cone with its rating rows locked.
 
-    The cone is found and its ratings' rows locked in sorted order. A write that committed
-    meanwhile (one this transaction waited for, most often) may have extended a rating of
-    the cone, or re-rated it: then its row no longer ends where the search saw it end
-    (:meth:`Cone.stands`), and the cone is found again. Ratings new to it are locked without
-    waiting (``SKIP LOCKED``: waiting for a row while holding others could deadlock), until
-    the cone stands. A rating held by another writer asks for the cone again, from the start
-    (:attr:`Retry.CONE`; the runner takes the ladder after a few).
+    The cone is found and its ratings' rows locked, without waiting (``SKIP LOCKED``): if
+    another writer holds one, the write takes the ladder instead (:attr:`Retry.EXCLUSIVE`).
+    Waiting for rows while holding others could deadlock, and under contention a cone that
+    waited was found to have grown by the writes it waited for, so that waiting and then
+    taking the ladder cost more than taking it at once (bench/README.md, "a late game holds
+    only its cone"). A write that committed between the search and the locks may have
+    extended or re-rated a rating of the cone: then its row no longer ends where the search
+    saw it end (:meth:`Cone.stands`), and the cone is found again and its new ratings locked.
     Writes for other ratings go on meanwhile; a write for a locked one waits and then
     extends what the re-rating left.
     """
@@ -300,17 +301,17 @@ def rerate(
         return Retry.EXCLUSIVE
     changed = set(changed)
     cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
-    locked = _locked_rows(session, ladder, runtime, sorted(cone.touched))
+    locked: dict[RatingKey, Any] = {}
     for _round in range(CONE_ROUNDS):
-        if cone.stands(locked, start):
-            return _rerate_cone(session, ladder, runtime, cone, changed)
-        cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
-        wanted = cone.touched - locked.keys()
-        got = _locked_rows(session, ladder, runtime, sorted(wanted), skip_locked=True)
+        wanted = sorted(cone.touched - locked.keys())
+        got = _locked_rows(session, ladder, runtime, wanted, skip_locked=True)
         if len(got) < len(wanted):
             break
         locked.update(got)
-    return Retry.CONE
+        if cone.stands(locked, start):
+            return _rerate_cone(session, ladder, runtime, cone, changed)
+        cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
+    return Retry.EXCLUSIVE
 
 
 def recompute(
