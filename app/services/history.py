@@ -4,9 +4,10 @@ Order of history is (time, arrival): ``occurred_at`` then ``seq``. An ordinary e
 ladder shared and its players' rating rows exclusively (sorted, so never a deadlock), then
 extends each rating's chain of changes. An event that is late (earlier than something already
 applied to one of its ratings), a correction and a void re-rate what depends on them, their
-dependency cone (:func:`rerate`), holding the ladder shared and the cone's rating rows; an event
-of a ladder-scoped system needs the ladder's exclusive lock and recomputes everything from its
-time onward (:func:`recompute`).
+dependency cone (:func:`rerate`), holding the ladder shared and the cone's rating rows (the
+ladder exclusively when another writer holds one of them); an event of a ladder-scoped system
+needs the ladder's exclusive lock and recomputes everything from its time onward
+(:func:`recompute`).
 
 Every path rates through one loop, :class:`app.services.replay.Replay` over the engine's
 :func:`app.engine.ledger.replay`: recording one event, a group of them, a batch or an import
