@@ -15,7 +15,9 @@ test_history_writer.py`` runs it against both):
 PostgreSQL holds back a few rows (a group commit's: :data:`HELD_ROWS`) and sends the events,
 changes and rating update waiting as one statement (data-modifying CTEs over JSON documents),
 where a COPY each and an UPDATE cost a round trip and a statement's CPU apiece; more rows go
-by COPY as they come. SQLite writes at once, with plain INSERTs of many rows each and an
+by COPY as they come, and so does every later row of a transaction that has once gone past
+them (an import's or a recomputation's pages, which would otherwise each begin with a JSON
+statement of their own). SQLite writes at once, with plain INSERTs of many rows each and an
 UPDATE run for many rows (``executemany``).
 """
 
@@ -122,6 +124,8 @@ class _Held:
 
 #: Held writes by the connection of their transaction.
 _HELD: weakref.WeakKeyDictionary[Connection, _Held] = weakref.WeakKeyDictionary()
+#: Connections whose transaction has gone past :data:`HELD_ROWS`: its rows go by COPY.
+_STREAMING: weakref.WeakSet[Connection] = weakref.WeakSet()
 
 
 class PostgresWriter:
@@ -157,19 +161,20 @@ class PostgresWriter:
         if not rows:
             return
         connection, held = self._held()
-        if held.rows + len(rows) <= HELD_ROWS:
+        if connection not in _STREAMING and held.rows + len(rows) <= HELD_ROWS:
             held.events.extend(rows)
             return
-        _send_held(connection)
+        _stream(connection)
         self._copy(connection, _EVENTS.name, EVENT_COLUMNS, rows)
 
     def write_changes(self, rows: Iterable[Mapping[str, Any]]) -> None:
         connection, held = self._held()
         made = iter(rows)
-        held.changes.extend(itertools.islice(made, max(0, HELD_ROWS - held.rows)))
+        if connection not in _STREAMING:
+            held.changes.extend(itertools.islice(made, max(0, HELD_ROWS - held.rows)))
         more = next(made, None)
         if more is not None:
-            _send_held(connection)
+            _stream(connection)
             self._copy(connection, _CHANGES.name, CHANGE_COLUMNS, itertools.chain([more], made))
 
     @staticmethod
@@ -228,20 +233,32 @@ def _send_held(connection: Connection) -> None:
         driver.execute(statement, parameters)
 
 
+def _stream(connection: Connection) -> None:
+    """Send what is held; the transaction's rows go by COPY from now on."""
+    _send_held(connection)
+    _STREAMING.add(connection)
+
+
 def _before_statement(connection: Connection, *_args: Any) -> None:
     if _HELD:
         _send_held(connection)
 
 
-def _drop_held(connection: Connection) -> None:
+def _commit(connection: Connection) -> None:
+    _send_held(connection)
+    _STREAMING.discard(connection)
+
+
+def _rollback(connection: Connection) -> None:
     _HELD.pop(connection, None)
+    _STREAMING.discard(connection)
 
 
 # Whatever the transaction runs next, its COMMIT included, goes after the held writes; a
-# rollback drops them.
+# rollback drops them. Either ends the transaction's streaming.
 event.listen(Engine, "before_cursor_execute", _before_statement)
-event.listen(Engine, "commit", _before_statement)
-event.listen(Engine, "rollback", _drop_held)
+event.listen(Engine, "commit", _commit)
+event.listen(Engine, "rollback", _rollback)
 
 
 class SqliteWriter:

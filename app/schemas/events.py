@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, Protocol, TypeVar, cast
 
-from pydantic import BaseModel, Field, field_validator, model_serializer, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from app.schemas.common import (
@@ -42,15 +42,11 @@ class EventContextIn(PartModel):
 Weight = Annotated[float, Field(gt=0, le=1)]
 
 
-def _without_unset(handler: Any, model: BaseModel, names: tuple[str, ...]) -> dict[str, Any]:
-    """The model's dump without the optional ``names`` the body did not give, so a body
-    without them is stored, hashed (idempotency) and returned exactly as before they
-    existed."""
-    data: dict[str, Any] = handler(model)
-    for name in names:
-        if data.get(name) is None:
-            data.pop(name, None)
-    return data
+def _is_none(value: object) -> bool:
+    """``exclude_if`` of the optional fields a dump leaves out when the body did not give
+    them, so a body without them is stored, hashed (idempotency) and returned exactly as
+    before they existed."""
+    return value is None
 
 
 class GamePlayerIn(PartModel):
@@ -59,23 +55,17 @@ class GamePlayerIn(PartModel):
     faction: str | None = Field(default=None, min_length=1, max_length=FACTION_MAX_LENGTH)
     centres: int | None = Field(default=None, ge=0, le=MAX_CENTRES)
     eliminated_in: int | None = Field(default=None, ge=MIN_GAME_YEAR, le=MAX_GAME_YEAR)
-    weight: Weight | None = None
-
-    @model_serializer(mode="wrap")
-    def _dump(self, handler: Any) -> dict[str, Any]:
-        return _without_unset(handler, self, ("weight",))
+    weight: Weight | None = Field(default=None, exclude_if=_is_none)
 
 
 class TeamPlayerIn(PartModel):
     """A member of a side (API.md "Teams"); the side carries the rank."""
 
     player: Identifier
-    faction: str | None = Field(default=None, min_length=1, max_length=FACTION_MAX_LENGTH)
-    weight: Weight | None = None
-
-    @model_serializer(mode="wrap")
-    def _dump(self, handler: Any) -> dict[str, Any]:
-        return _without_unset(handler, self, ("faction", "weight"))
+    faction: str | None = Field(
+        default=None, min_length=1, max_length=FACTION_MAX_LENGTH, exclude_if=_is_none
+    )
+    weight: Weight | None = Field(default=None, exclude_if=_is_none)
 
 
 class _Member(Protocol):
@@ -160,10 +150,12 @@ class GameBody(RequestModel):
     end_year: int | None = Field(default=None, ge=MIN_GAME_YEAR, le=MAX_GAME_YEAR)
     #: A free-for-all (each player a side of its own) ...
     players: list[GamePlayerIn] | None = Field(
-        default=None, min_length=2, max_length=MAX_PLAYERS_PER_GAME
+        default=None, min_length=2, max_length=MAX_PLAYERS_PER_GAME, exclude_if=_is_none
     )
     #: ... or sides of one or more players (API.md "Teams"): exactly one of the two.
-    teams: list[TeamIn] | None = Field(default=None, min_length=2, max_length=MAX_PLAYERS_PER_GAME)
+    teams: list[TeamIn] | None = Field(
+        default=None, min_length=2, max_length=MAX_PLAYERS_PER_GAME, exclude_if=_is_none
+    )
 
     @field_validator("players")
     @classmethod
@@ -182,10 +174,6 @@ class GameBody(RequestModel):
     def _players_or_teams(self) -> GameBody:
         either_players_or_teams(self.players, self.teams)
         return self
-
-    @model_serializer(mode="wrap")
-    def _dump(self, handler: Any) -> dict[str, Any]:
-        return _without_unset(handler, self, ("players", "teams"))
 
     @property
     def player_count(self) -> int:

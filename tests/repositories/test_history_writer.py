@@ -209,7 +209,9 @@ def test_many_rows_read_back_as_written(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past what PostgreSQL holds back, the rest of a write streams; both parts arrive, and
-    a rating update after them sees the changes it names."""
+    a rating update after them sees the changes it names. A later page of the same
+    transaction (streamed from then on) and the next transaction's rows (held again) arrive
+    too."""
     monkeypatch.setattr("app.repositories.history.HELD_ROWS", 3)
 
     def work(session: Session) -> tuple[list[int], list[int], tuple[object, ...]]:
@@ -227,6 +229,11 @@ def test_many_rows_read_back_as_written(
             _change(i, seqs[n // 2], p, "Zoë")
             for n, (i, p) in enumerate(zip(ids, prev, strict=True))
         )
+        [seq] = writer.draw_seqs(1)
+        [change_id] = writer.draw_change_ids(1)
+        writer.write_events([_event(seq, "g3")])
+        writer.write_changes([_change(change_id, seq, ids[-1], "Zoë")])
+        ids.append(change_id)
         writer.update_ratings("club", [{"player": "Zoë", "faction": "", "last_change_id": ids[-1]}])
         row = session.query(PlayerRating).one()
         return (
@@ -237,6 +244,14 @@ def test_many_rows_read_back_as_written(
 
     with database.session(write=True) as session:
         events, changes, rating = work(session)
-    assert len(events) == 2
-    assert len(changes) == 4
+    assert len(events) == 3
+    assert len(changes) == 5
     assert rating == (changes[-1],)
+    with database.session(write=True) as session:
+        writer = history_writer(session)
+        [seq] = writer.draw_seqs(1)
+        writer.write_events([_event(seq, "g4")])
+    with database.session(write=False) as session:
+        assert [e.external_id for e in session.query(Event).order_by(Event.seq)] == [
+            "g1", "g2", "g3", "g4"
+        ]  # fmt: skip
