@@ -209,9 +209,7 @@ def test_many_rows_read_back_as_written(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past what PostgreSQL holds back, the rest of a write streams; both parts arrive, and
-    a rating update after them sees the changes it names. A later page of the same
-    transaction (streamed from then on) and the next transaction's rows (held again) arrive
-    too."""
+    a rating update after them sees the changes it names."""
     monkeypatch.setattr("app.repositories.history.HELD_ROWS", 3)
 
     def work(session: Session) -> tuple[list[int], list[int], tuple[object, ...]]:
@@ -229,11 +227,6 @@ def test_many_rows_read_back_as_written(
             _change(i, seqs[n // 2], p, "Zoë")
             for n, (i, p) in enumerate(zip(ids, prev, strict=True))
         )
-        [seq] = writer.draw_seqs(1)
-        [change_id] = writer.draw_change_ids(1)
-        writer.write_events([_event(seq, "g3")])
-        writer.write_changes([_change(change_id, seq, ids[-1], "Zoë")])
-        ids.append(change_id)
         writer.update_ratings("club", [{"player": "Zoë", "faction": "", "last_change_id": ids[-1]}])
         row = session.query(PlayerRating).one()
         return (
@@ -244,14 +237,40 @@ def test_many_rows_read_back_as_written(
 
     with database.session(write=True) as session:
         events, changes, rating = work(session)
-    assert len(events) == 3
-    assert len(changes) == 5
+    assert len(events) == 2
+    assert len(changes) == 4
     assert rating == (changes[-1],)
+
+
+def test_a_streaming_transaction_streams_its_later_pages_and_the_next_holds_again(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a transaction has gone past what PostgreSQL holds back, its later pages go by
+    COPY at once, after what was held (a change's event first); the next transaction starts
+    afresh. Every row of both arrives, and the changes keep their chain."""
+    monkeypatch.setattr("app.repositories.history.HELD_ROWS", 3)
+    with database.session(write=True) as session:
+        _ladder(session, "club")
+        writer = history_writer(session)
+        seqs = writer.draw_seqs(3)
+        ids = writer.draw_change_ids(5)
+        writer.write_events([_event(seqs[0], "g1"), _event(seqs[1], "g2")])
+        prev = [None, *ids[:3]]
+        writer.write_changes(  # past the 3 held rows: the transaction streams from here
+            _change(i, seqs[n // 2], p, "Zoë")
+            for n, (i, p) in enumerate(zip(ids[:4], prev, strict=True))
+        )
+        writer.write_events([_event(seqs[2], "g3")])  # a later page, small
+        writer.write_changes([_change(ids[4], seqs[2], ids[3], "Zoë")])
     with database.session(write=True) as session:
         writer = history_writer(session)
         [seq] = writer.draw_seqs(1)
+        [change_id] = writer.draw_change_ids(1)
         writer.write_events([_event(seq, "g4")])
+        writer.write_changes([_change(change_id, seq, ids[4], "Zoë")])
     with database.session(write=False) as session:
         assert [e.external_id for e in session.query(Event).order_by(Event.seq)] == [
             "g1", "g2", "g3", "g4"
         ]  # fmt: skip
+        chain = [(c.id, c.prev_change_id) for c in session.query(Change).order_by(Change.id)]
+        assert chain == list(zip([*ids, change_id], [None, *ids], strict=True))
