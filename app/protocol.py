@@ -18,12 +18,15 @@ request on the shared two-core test machine, against 2 µs without).
 from __future__ import annotations
 
 import asyncio
+import logging
 from enum import Enum
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.api.middleware import PROBLEM_JSON, SECURITY_RAW, problem_body
 from app.core.settings import get_settings
+
+log = logging.getLogger(__name__)
 
 
 class Awaiting(Enum):
@@ -104,8 +107,21 @@ class TimedProtocol(HttpToolsProtocol):
     def _too_slow(self) -> None:
         late = self._timed
         self._timer = self._timed = None
-        if self.transport.is_closing():
+        if late is None or self.transport.is_closing():
             return
+        # A warning: a client this slow is stalled, badly connected or holding connections
+        # on purpose, and a connection closed under a client is worth finding in the log.
+        seconds = self._seconds(late)
+        log.warning(
+            "closed a connection: its request %s did not arrive within %g seconds",
+            late.value,
+            seconds,
+            extra={"client": _address(self.client), "awaiting": late.value, "seconds": seconds},
+        )
         if late is Awaiting.BODY and self.cycle is not None and not self.cycle.response_started:
-            self.transport.write(_late_body_response(self._seconds(late)))
+            self.transport.write(_late_body_response(seconds))
         self.transport.close()
+
+
+def _address(client: tuple[str, int] | None) -> str | None:
+    return None if client is None else f"{client[0]}:{client[1]}"

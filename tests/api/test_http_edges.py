@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import re
 import socket
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -173,10 +176,37 @@ def test_a_client_that_waits_for_100_continue_gets_the_413_at_once(database: Dat
         assert b"100 Continue" not in answer
 
 
+class _Lines(logging.Handler):
+    """The messages of one logger (caplog's handler sits on the root logger, whose handlers
+    the app's logging setup replaces)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@contextmanager
+def _cut_offs() -> Iterator[list[str]]:
+    """The protocol's log lines of connections it closed, while the block runs."""
+    handler = _Lines()
+    logger = logging.getLogger("app.protocol")
+    logger.addHandler(handler)
+    try:
+        yield handler.lines
+    finally:
+        logger.removeHandler(handler)
+
+
 def test_slow_headers_and_silent_connections_are_closed(database: Database) -> None:
     timeout = 0.5
     app = create_app(make_settings(), database=database)
-    with serving(app, header_timeout=timeout) as port:
+    with (
+        _cut_offs() as cut_off,
+        serving(app, header_timeout=timeout) as port,
+    ):
         silent = socket.create_connection(("127.0.0.1", port))
         trickling = socket.create_connection(("127.0.0.1", port))
         started = time.monotonic()
@@ -191,6 +221,9 @@ def test_slow_headers_and_silent_connections_are_closed(database: Database) -> N
         assert time.monotonic() - started < timeout + GRACE_SECONDS
         trickling.close()
         silent.close()
+        # Each cut-off is logged, so that a connection closed under a client can be found.
+        headers_late = "closed a connection: its request headers did not arrive within 0.5 seconds"
+        assert cut_off == [headers_late, headers_late]
         # The timer counts per request: a keep-alive connection used for longer than the
         # header timeout, each request's headers sent at once, is served throughout.
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=GRACE_SECONDS)
@@ -201,6 +234,7 @@ def test_slow_headers_and_silent_connections_are_closed(database: Database) -> N
             assert response.status == 200
             time.sleep(timeout / 2)
         connection.close()
+    assert len(cut_off) == 2
 
 
 def _trickle(connection: socket.socket, pieces: list[bytes], pause: float) -> None:
@@ -216,7 +250,10 @@ def test_a_body_that_trickles_gets_408_and_is_closed(database: Database) -> None
     timeout = 0.5
     head = b"POST /games HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n"
     app = create_app(make_settings(), database=database)
-    with serving(app, body_timeout=timeout) as port:
+    with (
+        _cut_offs() as cut_off,
+        serving(app, body_timeout=timeout) as port,
+    ):
         # In pieces, but whole within the timeout: answered (401: no token).
         with socket.create_connection(("127.0.0.1", port)) as connection:
             connection.sendall(head)
@@ -234,6 +271,7 @@ def test_a_body_that_trickles_gets_408_and_is_closed(database: Database) -> None
         assert b"content-type: application/problem+json" in head_of_answer
         assert b"x-content-type-options: nosniff" in head_of_answer
         assert json.loads(body)["detail"] == "the request body did not arrive within 0.5 seconds"
+    assert cut_off == ["closed a connection: its request body did not arrive within 0.5 seconds"]
 
 
 # --- the batch limit and the body limit agree ----------------------------------------------
