@@ -444,7 +444,9 @@ async def post_game(
             response = await client.post(f"{urls[server]}/games", json=body)
         except httpx.TransportError as exc:
             last = type(exc).__name__
-            run.attempts.append(Attempt(body["id"], server, run.clock(), None, error=last))
+            run.attempts.append(
+                Attempt(body["id"], server, run.clock(), None, error=last, detail=_cause(exc))
+            )
             if attempt < max_attempts:
                 await asyncio.sleep(_backoff(attempt, None))
             continue
@@ -474,18 +476,41 @@ async def post_game(
     return False
 
 
-#: Idle seconds before the client drops a pooled connection: well below the servers'
-#: keep-alive timeout (RATINGS_KEEP_ALIVE_TIMEOUT, 20 s), so that the client never sends on a
-#: connection the server is closing, even when a busy machine makes the client notice late
-#: that a connection went idle (at 5 s against uvicorn's 5 s a request now and then met the
-#: server's close: a ReadError).
+def _cause(exc: BaseException) -> str:
+    """The exception and what raised it (a reset by the server, an end of stream, a socket
+    closed at this end: httpcore turns each into the same ReadError)."""
+    chain = [repr(exc)]
+    inner = exc.__cause__ or exc.__context__
+    while inner is not None and len(chain) < 4:
+        chain.append(repr(inner))
+        inner = inner.__cause__ or inner.__context__
+    return " <- ".join(chain)
+
+
+#: Idle seconds before the client drops a pooled connection: below the servers' keep-alive
+#: timeout (RATINGS_KEEP_ALIVE_TIMEOUT, 20 s), so that the client never sends on a
+#: connection the server is closing.
 CLIENT_KEEPALIVE_SECONDS = 2.0
+#: The most requests one job sends at once: a duplicate races the original.
+SENDS_PER_JOB = 2
 
 
 def http_client(concurrency: int) -> httpx.AsyncClient:
+    """A client for up to ``concurrency`` requests at once, with a connection for each.
+
+    httpcore 1.0.9's pool can close a connection it has just handed to a request waiting
+    for one (its issue 1110, open); once that request has started, it fails with a ReadError
+    from a socket closed at this end (``ClosedResourceError``), which the load tests counted
+    as a connection error of the servers. The pool closes an idle connection to make room
+    when all of its connections are open, and whenever more are open than
+    ``max_keepalive_connections`` (it counts all of them, idle or not: most requests opened
+    a new connection, 2,230 of 3,529 in one run of the load tests served one request). Room
+    for every request at once, all of it kept alive, leaves it neither reason.
+    """
+    connections = concurrency + 10
     limits = httpx.Limits(
-        max_connections=concurrency + 10,
-        max_keepalive_connections=concurrency,
+        max_connections=connections,
+        max_keepalive_connections=connections,
         keepalive_expiry=CLIENT_KEEPALIVE_SECONDS,
     )
     timeout = httpx.Timeout(REQUEST_TIMEOUT, connect=5.0)
@@ -513,7 +538,7 @@ async def run_load(
     for job in workload.jobs:
         queue.put_nowait(job)
 
-    async with http_client(clients) as client:
+    async with http_client(SENDS_PER_JOB * clients) as client:
 
         async def worker() -> None:
             while True:
@@ -791,7 +816,10 @@ async def verify(
     if transport and not expect.allow_connection_errors:
         problems.append(
             f"{len(transport)} connection errors/timeouts: "
-            f"{dict(Counter(a.error for a in transport))}"
+            f"{dict(Counter(a.error for a in transport))}; first: "
+            + "; ".join(
+                f"{a.game}@server{a.server} at {a.at:.2f} s: {a.detail}" for a in transport[:5]
+            )
         )
     locked = [a for a in run.attempts if a.locked]
     if locked:
