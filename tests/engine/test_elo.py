@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine.elo import SYSTEM, EloRater
+from app.engine.elo_family import logistic_expected_score, logistic_expected_scores
 from app.engine.errors import InvalidEvent, InvalidParameter
 from app.engine.types import EMPTY, Game, Outcome, Participant, PlayerKey, PlayerState
 
@@ -260,3 +261,51 @@ def test_two_player_symmetry(r_a: float, r_b: float, ranks: tuple[int, int]) -> 
     S = {(1, 2): 1.0, (1, 1): 0.5, (2, 1): 0.0}[ranks]
     E = rater.expected_score(PlayerState(r_a), PlayerState(r_b))
     assert forward[0] == pytest.approx(32 * (S - E), abs=1e-9)
+
+
+wide_ratings = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
+
+
+@settings(max_examples=500, deadline=None)
+@given(wide_ratings, wide_ratings, st.floats(min_value=1e-3, max_value=1e6))
+def test_one_power_gives_both_expected_scores_bit_for_bit(
+    r_a: float, r_b: float, scale: float
+) -> None:
+    # A duel's two expected scores come from one power (elo_family.logistic_expected_scores);
+    # they must be the very floats of the two evaluations of E, or stored history would move.
+    both = logistic_expected_scores(r_a, r_b, scale)
+    assert both == (
+        logistic_expected_score(r_a, r_b, scale),
+        logistic_expected_score(r_b, r_a, scale),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(ratings_st, ratings_st, st.sampled_from([(1, 2), (1, 1), (2, 1)]), params_st)
+def test_duel_is_the_free_for_all_rule_exactly(
+    r_a: float, r_b: float, ranks: tuple[int, int], params: dict[str, float]
+) -> None:
+    # Hand arithmetic of the module's rule with N = 2: R' = R + K / (N - 1) * (S - E), E the
+    # logistic over `scale`, and the details of one duel; compared with ==, not approx.
+    outcome = rate(list(ranks), [r_a, r_b], params)
+    K, scale = params["k"], params["scale"]
+    S = {(1, 2): 1.0, (1, 1): 0.5, (2, 1): 0.0}[ranks]
+    seats = ((r_a, r_b, S, "p1"), (r_b, r_a, 1.0 - S, "p0"))
+    for change, (mine, theirs, score, opponent) in zip(outcome.changes, seats, strict=True):
+        E = logistic_expected_score(mine, theirs, scale)
+        assert change.after.rating == mine + K / (2 - 1) * (score - E)
+        assert dict(change.details) == {
+            "k": K,
+            "k_per_duel": K,
+            "expected_score": E,
+            "score": score,
+            "duels": [
+                {
+                    "opponent": opponent,
+                    "opponent_rating": theirs,
+                    "expected_score": E,
+                    "score": score,
+                    "amount": K * (score - E),
+                }
+            ],
+        }
