@@ -175,11 +175,15 @@ class EventRepository:
         return select(*columns)
 
     def _live_page_rows(self, statement: Select[Any]) -> list[LiveRow]:
+        # Executed on the connection (Core): the ORM's result layer, which these plain
+        # columns do not need, took most of reading a long history. Flushed first, as the
+        # ORM's autoflush would, so that a correction or void of this session is read.
+        self.session.flush()
         return [
             LiveRow(seq, kind, external_id, occurred_at, rated, _body(document))
-            for seq, kind, external_id, occurred_at, rated, document in self.session.execute(
-                statement
-            )
+            for seq, kind, external_id, occurred_at, rated, document in self.session.connection()
+            .execute(statement)
+            .tuples()
         ]
 
     def live_rows(

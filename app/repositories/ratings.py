@@ -24,6 +24,10 @@ PAIRS_PER_QUERY = 500
 #: Escapes LIKE's wildcards in searched text, so "%" and "_" match themselves.
 LIKE_ESCAPE = "\\"
 
+#: What :meth:`RatingRepository.standings_of_ladder` reads of a rating: player, faction,
+#: rating, deviation, volatility, ranking value, tiebreak.
+StandingColumns = tuple[str, str, float, float | None, float | None, float | None, float | None]
+
 SortField = Literal["rating", "name", "games"]
 SortOrder = Literal["asc", "desc"]
 
@@ -89,6 +93,20 @@ class RatingRepository:
         return list(
             self.session.scalars(select(PlayerRating).where(PlayerRating.ladder_id == ladder_id))
         )
+
+    def standings_of_ladder(self, ladder_id: str) -> list[StandingColumns]:
+        """Every rating's shown standing, as plain rows (what-if reads 20,000 of them; ORM
+        objects cost three times as much)."""
+        statement = select(
+            PlayerRating.player,
+            PlayerRating.faction,
+            PlayerRating.rating,
+            PlayerRating.deviation,
+            PlayerRating.volatility,
+            PlayerRating.ranking_value,
+            PlayerRating.tiebreak,
+        ).where(PlayerRating.ladder_id == ladder_id)
+        return list(self.session.connection().execute(statement).tuples())
 
     def delete_many(self, ladder_id: str, keys: Sequence[RatingKey]) -> None:
         if keys:

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from app.core.database import Lock, Retry
 from app.core.errors import Conflict, DomainError, Invalid, NotFound
+from app.engine.errors import InvalidEvent
 from app.engine.ledger import validate_game
 from app.engine.protocols import GameRater, TournamentRater
 from app.engine.types import Game, LadderEvent, PlayerKey, PlayerState, Tournament
@@ -43,9 +44,9 @@ from app.services.runtime import (
     db_key,
     decode_state,
     engine_key,
-    engine_refusals,
     now,
     plain,
+    refused,
     require_ladder,
     runtime_for,
 )
@@ -120,28 +121,34 @@ Appended = Created | Deferred | DomainError
 
 def validate(runtime: Runtime, event: LadderEvent) -> None:
     """The system's own rules for the event (422 naming the field)."""
-    if isinstance(event, Game) and runtime.info.kind != "game":
-        raise Invalid.at(
-            ("ladder",),
-            f"ladder uses the tournament system {runtime.info.id!r}: its results are "
-            "tournaments (POST /tournaments, or tournament lines in an import), not games",
-        )
-    if isinstance(event, Tournament) and runtime.info.kind != "tournament":
-        raise Invalid.at(
-            ("ladder",),
-            f"ladder uses the game system {runtime.info.id!r}: its results are games "
-            "(POST /games, or game lines in an import), not tournaments",
-        )
-    with engine_refusals():
+    kind = runtime.info.kind
+    # A try statement rather than engine_refusals(): this runs for every event of a what-if
+    # or an evaluation, where a context manager per call cost more than most of the checks.
+    try:
         if isinstance(event, Game):
+            if kind != "game":
+                raise Invalid.at(
+                    ("ladder",),
+                    f"ladder uses the tournament system {runtime.info.id!r}: its results are "
+                    "tournaments (POST /tournaments, or tournament lines in an import), not "
+                    "games",
+                )
             validate_game(runtime.info, cast(GameRater, runtime.rater), event)
         elif isinstance(event, Tournament):
+            if kind != "tournament":
+                raise Invalid.at(
+                    ("ladder",),
+                    f"ladder uses the game system {runtime.info.id!r}: its results are games "
+                    "(POST /games, or game lines in an import), not tournaments",
+                )
             cast(TournamentRater, runtime.rater).validate_tournament(event)
         else:
             # An adjustment's values must be acceptable to the system (a deviation on Elo...).
             runtime.rater.adjusted_state(
                 None, event.rating, event.deviation, event.volatility, event.at
             )
+    except InvalidEvent as exc:
+        raise refused(exc) from exc
 
 
 def record(

@@ -67,7 +67,13 @@ def engine_refusals(prefix: str = "") -> Iterator[None]:
     try:
         yield
     except InvalidEvent as exc:
-        raise Invalid.at(exc.loc, prefix + exc.message) from exc
+        raise refused(exc, prefix) from exc
+
+
+def refused(exc: InvalidEvent, prefix: str = "") -> Invalid:
+    """The 422 of an engine refusal (:func:`engine_refusals`), for a caller that catches it
+    itself."""
+    return Invalid.at(exc.loc, prefix + exc.message)
 
 
 def runtime_for(ladder: Ladder) -> Runtime:

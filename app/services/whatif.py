@@ -52,13 +52,13 @@ def _read(session: Session, ladder_id: str) -> _History:
     ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
     current = [
         snapshots.Entry(
-            row.player,
-            None if row.faction == NO_FACTION else row.faction,
-            snapshots.Standing(
-                row.rating, row.deviation, row.volatility, row.ranking_value, row.tiebreak
-            ),
+            player,
+            None if faction == NO_FACTION else faction,
+            snapshots.Standing(rating, deviation, volatility, ranking_value, tiebreak),
         )
-        for row in RatingRepository(session).all_of_ladder(ladder_id)
+        for player, faction, rating, deviation, volatility, ranking_value, tiebreak in (
+            RatingRepository(session).standings_of_ladder(ladder_id)
+        )
     ]
     events = [
         (f"{row.kind} {row.external_id or row.seq}", row.kind, row.body)
