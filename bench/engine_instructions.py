@@ -105,6 +105,11 @@ def main() -> None:
         "| scenario | baseline instructions/game | this checkout | this ÷ baseline |",
         "|---|---:|---:|---:|",
     ]
+    resolved = subprocess.run(
+        ["git", "rev-parse", "--short", args.baseline],
+        cwd=BENCH, capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    lines[2] = lines[2].replace(f"`{args.baseline}`", f"`{args.baseline}` ({resolved})")
     with tempfile.TemporaryDirectory() as into:
         baseline = baseline_engine(args.baseline, Path(into))
         for label, system, seats in SCENARIOS:

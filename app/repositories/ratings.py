@@ -95,8 +95,8 @@ class RatingRepository:
         )
 
     def standings_of_ladder(self, ladder_id: str) -> list[StandingColumns]:
-        """Every rating's shown standing, as plain rows (what-if reads 20,000 of them; ORM
-        objects cost three times as much)."""
+        """Every rating's shown standing, as plain rows: a what-if reads 20,000 of them, and
+        as ORM objects (:meth:`all_of_ladder`) they took 0.8 s of a profiled what-if."""
         statement = select(
             PlayerRating.player,
             PlayerRating.faction,
