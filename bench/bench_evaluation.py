@@ -13,8 +13,8 @@ period per game, among 2,000 players), each round times, in turn:
   predicting every pair of every game before it is rated, and scoring them with the baseline;
 - **service evaluation**: ``app.services.evaluation.evaluate_one``, what ``POST
   /ladders/{ladder}/evaluate`` computes once the history is read: the service's checks of
-  cancellation and progress, over the stored bodies' events (converted once, as the replay's
-  events are: the conversion is timed on its own, below).
+  cancellation and progress, over the stored bodies' events (parsed from their JSON text and
+  converted once, as the service reads them: the conversion is timed on its own, below).
 
 Rounds alternate the three; the best round of each counts (the least disturbed by the other
 processes of a shared machine), in CPU time of this process (``time.process_time``; wall time is
@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.engine.evaluation import predictions, score
 from app.engine.ledger import final_states
+from app.repositories.events import LiveRow
 from app.schemas.events import GameIn
 from app.services.evaluation import Events, Window, evaluate_one
 from app.services.events import new_game_event
@@ -85,7 +86,13 @@ def run(ds: data.Dataset, rounds: int) -> dict[str, Any]:
         new_game_event(GameIn.model_validate({**b, "ladder": ds.ladder})) for b in data.bodies(ds)
     ]
     events = [item.event for item in stored]
-    rows = [(f"game {item.external_id}", item.kind, item.body) for item in stored]
+    # As the service reads them: each body as its stored JSON text.
+    rows = [
+        LiveRow(
+            seq, item.kind, item.external_id, item.occurred_at, item.rated, json.dumps(item.body)
+        )
+        for seq, item in enumerate(stored, start=1)
+    ]
     history = Events(rows, ds.system, plain(rater.params))
     prepared = time.perf_counter() - started
     convert_cpu, convert_wall, _ = timed(lambda: history.of(info.per_faction))

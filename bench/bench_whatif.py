@@ -11,7 +11,9 @@ for every checkout in turn (the order swapped every round, so the machine's spee
 of the ratio), a process with ``PYTHONPATH`` at that checkout that sends the what-if requests
 through the app in-process (``httpx.ASGITransport``, the admin token, so no rate limit): to
 glicko2 with its defaults, and to elo with K = 24. Each records the wall time, the process's
-CPU time and a hash of the response body (the checkouts must answer byte for byte the same).
+CPU time and a hash of the response body (the checkouts must answer byte for byte the same);
+each unit, how far its requests raised the process's peak RSS (memory, which unlike time
+does not vary with what else the machine runs).
 A last unit per checkout and database runs each request once under cProfile (the event loop's
 thread and the worker thread that runs the service, merged) and keeps the functions with the
 most cumulative and own time. Results: ``bench/results/whatif-<UTC>.json``
@@ -71,6 +73,12 @@ def profiled_what_if(*args, **kwargs):
     finally:
         profiler.disable()
 
+def peak_rss_kib():
+    # The process's own high-water mark (VmHWM, Linux): getrusage's ru_maxrss starts a child
+    # at its parent's peak, which here holds the generated history.
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+
 url, ladder, requests, repeats, profile, top = sys.argv[1:7]
 requests, repeats, profile, top = json.loads(requests), int(repeats), profile == "1", int(top)
 token = "bench-whatif-admin-token-0123456789"
@@ -79,6 +87,7 @@ application = create_app(Settings(database_url=url, admin_token=token), database
 
 async def main():
     out = {"app_imported_from": app.__file__, "requests": {}}
+    rss_before = peak_rss_kib()
     headers = {"Authorization": f"Bearer {token}"}
     transport = httpx.ASGITransport(app=application)
     async with application.router.lifespan_context(application), httpx.AsyncClient(
@@ -113,6 +122,7 @@ async def main():
                     run["profile"] = texts
                 runs.append(run)
             out["requests"][name] = runs
+    out["peak_rss_growth_mb"] = (peak_rss_kib() - rss_before) / 1024
     return out
 
 print(json.dumps(asyncio.run(main())))
@@ -252,6 +262,24 @@ def markdown(report: dict[str, Any]) -> str:
         for line in report["summary"]
     )
     lines += ["", f"Response bodies identical across checkouts and runs: **{same}**.", ""]
+    lines += [
+        "Peak memory: how far each unit's requests raised the process's peak RSS above what the "
+        "app had at their start (median over the rounds, MB):",
+        "",
+        "| database | " + " | ".join(labels) + " |",
+        "|---|" + "---:|" * len(labels),
+    ]
+    for database in sorted({r["database"] for r in report["runs"]}):
+        growth = [
+            statistics.median(
+                r["peak_rss_growth_mb"]
+                for r in report["runs"]
+                if r["database"] == database and r["checkout"] == label
+            )
+            for label in labels
+        ]
+        lines.append(f"| {database} | " + " | ".join(f"{g:.0f}" for g in growth) + " |")
+    lines.append("")
     for profile in report["profiles"]:
         for name, run in profile["requests"].items():
             only = run[0]

@@ -38,14 +38,32 @@ _LIVE_COLUMNS = (Event.seq, Event.kind, Event.external_id, Event.occurred_at, Ev
 
 
 class LiveRow(NamedTuple):
-    """A live event as a replay or an export reads it."""
+    """A live event as a replay or an export reads it: its body as the stored JSON text,
+    parsed by :attr:`body` on each read (read it once).
+
+    Text rather than the parsed dicts: a what-if or an evaluation holds a whole history of
+    rows while it replays, and a parsed body (four containers for a two-player game) is
+    several times its text's size and is walked by every pass of the garbage collector.
+    Parsed where it is used, a body dies young: a what-if over 100,000 elo games raised the
+    peak memory of its process by 0.76 of what it did (bench/README.md, 2026-12-03)."""
 
     seq: int
     kind: str
     external_id: str | None
     occurred_at: datetime
     rated: bool
-    body: dict[str, Any]
+    document: str
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """The stored body (parsed from :attr:`document` on each read)."""
+        parsed: dict[str, Any] = _body(self.document)
+        return parsed
+
+    @property
+    def name(self) -> str:
+        """How an error names the event: its kind and id (its seq where it has none)."""
+        return f"{self.kind} {self.external_id or self.seq}"
 
 
 def _body(document: str) -> Any:
@@ -179,12 +197,7 @@ class EventRepository:
         # columns do not need, took most of reading a long history. Flushed first, as the
         # ORM's autoflush would, so that a correction or void of this session is read.
         self.session.flush()
-        return [
-            LiveRow(seq, kind, external_id, occurred_at, rated, _body(document))
-            for seq, kind, external_id, occurred_at, rated, document in self.session.connection()
-            .execute(statement)
-            .tuples()
-        ]
+        return [LiveRow(*row) for row in self.session.connection().execute(statement).tuples()]
 
     def live_rows(
         self, ladder_id: str, start: datetime | None, page_size: int

@@ -27,7 +27,7 @@ from app.core.settings import Settings
 from app.engine.evaluation import Metrics, Scores, predictions, score
 from app.engine.protocols import GameRater
 from app.engine.types import LadderEvent
-from app.repositories.events import EventRepository
+from app.repositories.events import EventRepository, LiveRow
 from app.repositories.ladders import LadderRepository
 from app.schemas.evaluation import (
     MAX_POINTS,
@@ -57,8 +57,6 @@ from app.services.runtime import (
 #: progress on the command line).
 EVENTS_PER_CHECK = 1_000
 
-#: A stored event as a replay reads it: (name in refusals, kind, body).
-Row = tuple[str, str, dict[str, Any]]
 #: Called with the number of events just replayed (the command line's progress bar).
 Progress = Callable[[int], None]
 
@@ -71,7 +69,7 @@ class History:
 
     system: str
     params: dict[str, Any]
-    rows: list[Row]
+    rows: list[LiveRow]
 
     def events(self) -> Events:
         return Events(self.rows, self.system, self.params)
@@ -102,7 +100,7 @@ def read(db: Database, ladder_id: str) -> History:
     def work(session: Session) -> History:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         rows = [
-            (f"{row.kind} {row.external_id or row.seq}", row.kind, row.body)
+            row
             for page in EventRepository(session).live_rows(ladder_id, None, EVENT_PAGE)
             for row in page
         ]
@@ -253,7 +251,7 @@ class Events:
     (a per-faction system keys an adjustment by its faction), and the configuration that
     rated them (the ladder's system and parameters)."""
 
-    def __init__(self, rows: Sequence[Row], system: str, params: dict[str, Any]) -> None:
+    def __init__(self, rows: Sequence[LiveRow], system: str, params: dict[str, Any]) -> None:
         self.rows = rows
         self.system = system
         self.params = params
@@ -262,7 +260,7 @@ class Events:
     def of(self, per_faction: bool) -> list[LadderEvent]:
         converted = self._converted.get(per_faction)
         if converted is None:
-            converted = [stored_to_engine(kind, body, per_faction) for _, kind, body in self.rows]
+            converted = [stored_to_engine(row.kind, row.body, per_faction) for row in self.rows]
             self._converted[per_faction] = converted
         return converted
 
@@ -286,7 +284,7 @@ def evaluate_one(
     of an event names it and the system (422 at ``where``)."""
     cancel = cancel or Cancel()
     info = runtime.info
-    rating = [""]  # the event being rated, named in a refusal
+    rating = [0]  # the index of the event being rated, named in a refusal
     trusted = events.rated_by(runtime)
 
     def fed() -> Iterator[LadderEvent]:
@@ -298,7 +296,7 @@ def evaluate_one(
                 if progress is not None and index:
                     progress(index - reported)
                     reported = index
-            rating[0] = rows[index][0]
+            rating[0] = index
             if not trusted:
                 validate(runtime, event)
             yield event
@@ -320,7 +318,7 @@ def evaluate_one(
                 baseline=baseline,
             )
     except Invalid as exc:
-        because = f"{rating[0]} cannot be rated by {info.id!r}: "
+        because = f"{events.rows[rating[0]].name} cannot be rated by {info.id!r}: "
         raise Invalid(
             because + exc.detail,
             errors=[FieldError(where, because + e.msg) for e in exc.errors],

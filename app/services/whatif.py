@@ -17,7 +17,7 @@ from app.core.errors import Invalid
 from app.engine.ledger import replay, shown
 from app.engine.types import LadderEvent, PlayerKey, PlayerState
 from app.models import NO_FACTION, Ladder
-from app.repositories.events import EventRepository
+from app.repositories.events import EventRepository, LiveRow
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingRepository
 from app.schemas.ladders import Configuration, Placing, WhatIfEntry, WhatIfIn, WhatIfOut
@@ -44,8 +44,8 @@ class _History:
 
     ladder: Ladder
     current: list[snapshots.Entry]
-    #: The live events in history order: (name, kind, body).
-    events: list[tuple[str, str, dict[str, Any]]]
+    #: The live events in history order.
+    events: list[LiveRow]
 
 
 def _read(session: Session, ladder_id: str) -> _History:
@@ -61,7 +61,7 @@ def _read(session: Session, ladder_id: str) -> _History:
         )
     ]
     events = [
-        (f"{row.kind} {row.external_id or row.seq}", row.kind, row.body)
+        row
         for page in EventRepository(session).live_rows(ladder_id, None, EVENT_PAGE)
         for row in page
     ]
@@ -72,14 +72,14 @@ def _replay(
     history: _History, proposed: Runtime, cancel: Cancel
 ) -> tuple[int, list[snapshots.Entry]]:
     """The proposed leaderboard: the live history replayed under ``proposed``."""
-    rating = [""]  # the event being rated, named in a refusal
+    rating = [0]  # the index of the event being rated, named in a refusal
 
     def events() -> Iterator[LadderEvent]:
-        for index, (name, kind, body) in enumerate(history.events):
+        for index, row in enumerate(history.events):
             if index % EVENTS_PER_CHECK == 0:
                 cancel.check()
-            rating[0] = name
-            event = stored_to_engine(kind, body, proposed.info.per_faction)
+            rating[0] = index
+            event = stored_to_engine(row.kind, row.body, proposed.info.per_faction)
             validate(proposed, event)
             yield event
 
@@ -94,7 +94,7 @@ def _replay(
                     states[change.key] = change.after
                 replayed += 1
     except Invalid as exc:
-        because = f"{rating[0]} cannot be rated by {proposed.info.id!r}: "
+        because = f"{history.events[rating[0]].name} cannot be rated by {proposed.info.id!r}: "
         raise Invalid(
             because + exc.detail,
             errors=[replace(e, msg=because + e.msg) for e in exc.errors],
