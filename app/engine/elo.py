@@ -35,7 +35,6 @@ from app.engine.elo_family import (
     duel_delta,
     initial_rating_param,
     logistic_expected_score,
-    logistic_expected_scores,
     positive_param,
     side_rating,
 )
@@ -49,7 +48,6 @@ from app.engine.types import (
     Game,
     Json,
     Outcome,
-    Participant,
     PlayerKey,
     PlayerState,
 )
@@ -60,8 +58,6 @@ K_FACTOR = 32.0
 SCALE = 400.0
 #: A game needs at least two players (a team game two sides) to hold a duel.
 MIN_PLAYERS = 2
-#: A game of two players is one duel (rated by :meth:`EloRater.rate_two`).
-DUEL_PLAYERS = 2
 MIN_SIDES = 2
 
 PARAMS: tuple[ParamSpec, ...] = (
@@ -135,8 +131,6 @@ class EloRater(EloFamilyRater[EloConfig]):
             if p.team is not None or p.weight != FULL_WEIGHT:
                 return self.rate_sides(game, before)
         N = len(players)
-        if N == DUEL_PLAYERS:
-            return self.rate_two(players, before)
         K = self.config.k
         scale = self.config.scale
         K_per_duel = K / (N - 1)
@@ -161,38 +155,6 @@ class EloRater(EloFamilyRater[EloConfig]):
             details = Details(free_for_all_details, K, K_per_duel, E_sum, S_sum, duels)
             changes.append(rated_change(keys[i], states[i], rating, details))
         return Outcome(changes=tuple(changes))
-
-    def rate_two(
-        self, players: tuple[Participant, ...], before: Mapping[PlayerKey, PlayerState]
-    ) -> Outcome:
-        """A two-player game of full players: :meth:`rate_game`'s free-for-all and its floats
-        (K / (N - 1) is K, each sum holds one duel, 0.0 + x is x), with both expected
-        scores from one power (:func:`logistic_expected_scores`). Most games are duels."""
-        a, b = players
-        key_a, key_b = PlayerKey(a.player), PlayerKey(b.player)
-        state_a, state_b = before[key_a], before[key_b]
-        R_a, R_b = state_a.rating, state_b.rating
-        K = self.config.k
-        E_a, E_b = logistic_expected_scores(R_a, R_b, self.config.scale)
-        S_a, S_b = duel_score(a, b), duel_score(b, a)
-        duels_a: list[Duel] = [(b.player, R_b, E_a, S_a)]
-        duels_b: list[Duel] = [(a.player, R_a, E_b, S_b)]
-        return Outcome(
-            changes=(
-                rated_change(
-                    key_a,
-                    state_a,
-                    R_a + duel_delta(K, S_a, E_a),
-                    Details(free_for_all_details, K, K, E_a, S_a, duels_a),
-                ),
-                rated_change(
-                    key_b,
-                    state_b,
-                    R_b + duel_delta(K, S_b, E_b),
-                    Details(free_for_all_details, K, K, E_b, S_b, duels_b),
-                ),
-            )
-        )
 
     def rate_sides(self, game: Game, before: Mapping[PlayerKey, PlayerState]) -> Outcome:
         """The team rule (module docstring): the free-for-all of the sides at their mean

@@ -44,20 +44,6 @@ def logistic_expected_score(R_a: float, R_b: float, scale: float) -> float:
     return 1.0 / (1.0 + math.pow(LOGISTIC_BASE, x))
 
 
-def logistic_expected_scores(R_a: float, R_b: float, scale: float) -> tuple[float, float]:
-    """(E_a, E_b) of one duel from a single power: the floats of
-    ``logistic_expected_score(R_a, R_b, scale)`` and ``logistic_expected_score(R_b, R_a,
-    scale)``. Rounding is symmetric, so ``(R_a - R_b) / scale`` is exactly the negation of
-    ``(R_b - R_a) / scale`` and the two calls raise 10 to the same power ``t``; one returns
-    ``t / (1 + t)``, the other ``1 / (1 + t)``."""
-    x = (R_b - R_a) / scale
-    if x > 0:
-        t = math.pow(LOGISTIC_BASE, -x)
-        return t / (1.0 + t), 1.0 / (1.0 + t)
-    t = math.pow(LOGISTIC_BASE, x)
-    return 1.0 / (1.0 + t), t / (1.0 + t)
-
-
 def duel_delta(K: float, S: float, E: float) -> float:
     """The rating change of one duel, K (S - E)."""
     return K * (S - E)
