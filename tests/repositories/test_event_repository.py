@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.models import Ladder
-from app.repositories.events import IDS_PER_ARRAY, IDS_PER_QUERY, EventRepository
+from app.repositories.events import IDS_PER_ARRAY, IDS_PER_QUERY, EventRepository, LiveRow
 from app.repositories.history import history_writer
 
 STAMP = datetime(2026, 1, 1, tzinfo=UTC)
@@ -58,3 +58,18 @@ def test_find_many_finds_stored_ids_among_many_and_none_in_an_empty_ladder(
     in_empty, in_stored = database.run(work)
     assert in_empty == set()
     assert in_stored == {("game", "g0"), ("game", f"g{MANY - 1}")}
+
+
+def test_a_live_row_parses_its_document_and_names_its_event() -> None:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    game = LiveRow(7, "game", "g1", at, True, '{"id": "g1", "players": [{"player": "a"}]}')
+    assert game.body == {"id": "g1", "players": [{"player": "a"}]}
+    assert game.body is not game.body  # parsed on each read: a caller may change its copy
+    assert game.name == "game g1"
+    # An adjustment made through the API has no client id: its seq names it.
+    adjustment = LiveRow(8, "adjustment", None, at, True, '{"player": "a", "rating": 1500}')
+    assert adjustment.name == "adjustment 8"
+    # What orjson refuses but the column may hold is read as json.loads reads it.
+    assert LiveRow(9, "game", "g2", at, True, '{"big": 18446744073709551616}').body == {
+        "big": 2**64
+    }
