@@ -212,6 +212,7 @@ class ServerLauncher:
                     "RATINGS_PUBLIC_READS": "false",
                     "RATINGS_POOL_SIZE": str(pool_size),
                     "RATINGS_POOL_OVERFLOW": str(pool_overflow),
+                    "RATINGS_KEEP_ALIVE_TIMEOUT": str(SERVER_KEEP_ALIVE_SECONDS),
                     "PYTHONPATH": str(root),
                     "PYTHONUNBUFFERED": "1",
                 }
@@ -487,10 +488,9 @@ def _cause(exc: BaseException) -> str:
     return " <- ".join(chain)
 
 
-#: Idle seconds before the client drops a pooled connection: below the servers' keep-alive
-#: timeout (RATINGS_KEEP_ALIVE_TIMEOUT, 20 s), so that the client never sends on a
-#: connection the server is closing.
-CLIENT_KEEPALIVE_SECONDS = 2.0
+#: The servers' keep-alive timeout (RATINGS_KEEP_ALIVE_TIMEOUT): longer than a whole test,
+#: so that neither end closes an idle connection while one runs (see :func:`http_client`).
+SERVER_KEEP_ALIVE_SECONDS = 2 * LOAD_TIMEOUT
 #: The most requests one job sends at once: a duplicate races the original.
 SENDS_PER_JOB = 2
 
@@ -506,12 +506,20 @@ def http_client(concurrency: int) -> httpx.AsyncClient:
     ``max_keepalive_connections`` (it counts all of them, idle or not: most requests opened
     a new connection, 2,230 of 3,529 in one run of the load tests served one request). Room
     for every request at once, all of it kept alive, leaves it neither reason.
+
+    It also closes a connection whose keep-alive expired after handing it to a request that
+    has not started yet (``has_expired`` does not ask whether it is handed out): with a 2 s
+    expiry and the client's one core saturated, CI saw two sends fail so at the same moment
+    (``ClosedResourceError <- IndexError('pop from an empty deque')``). So the connections
+    never expire at this end (``keepalive_expiry=None``), and the servers keep theirs longer
+    than a test (:data:`SERVER_KEEP_ALIVE_SECONDS`), so that the server does not close one
+    that this end is about to send on either.
     """
     connections = concurrency + 10
     limits = httpx.Limits(
         max_connections=connections,
         max_keepalive_connections=connections,
-        keepalive_expiry=CLIENT_KEEPALIVE_SECONDS,
+        keepalive_expiry=None,
     )
     timeout = httpx.Timeout(REQUEST_TIMEOUT, connect=5.0)
     return httpx.AsyncClient(headers=AUTH, limits=limits, timeout=timeout)
