@@ -198,7 +198,7 @@ class EventRepository:
         # columns do not need, took most of reading a long history. Flushed first, as the
         # ORM's autoflush would, so that a correction or void of this session is read.
         self.session.flush()
-        return [LiveRow(*row) for row in self.session.connection().execute(statement).tuples()]
+        return [LiveRow(*row) for row in self.session.connection().execute(statement)]
 
     def live_rows(
         self, ladder_id: str, start: datetime | None, page_size: int

@@ -106,7 +106,7 @@ class RatingRepository:
             PlayerRating.ranking_value,
             PlayerRating.tiebreak,
         ).where(PlayerRating.ladder_id == ladder_id)
-        return list(self.session.connection().execute(statement).tuples())
+        return list(self.session.connection().execute(statement))
 
     def delete_many(self, ladder_id: str, keys: Sequence[RatingKey]) -> None:
         if keys:
