@@ -27,7 +27,6 @@ import os
 import subprocess
 import sys
 import time
-from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,9 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "bench"))
+
+import run_post_games as rpg  # noqa: E402
 
 from tests.load.helpers import (  # noqa: E402
     ADMIN_TOKEN,
@@ -53,32 +55,26 @@ REPLICAS = 3
 WORKERS = 2
 CLIENTS = 50
 ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_by_group() -> Counter[str]:
-    """CPU seconds so far of every process on the machine, summed by what it is."""
-    totals: Counter[str] = Counter()
-    me = os.getpid()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue  # gone meanwhile
-        seconds = (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
-        if int(entry.name) == me:
-            group = "client"
-        elif command.startswith("postgres"):
-            group = "postgres"
-        elif "app.cli serve" in command or "ceiling_app" in command or "multiprocessing" in command:
-            group = "servers"
-        else:
-            group = "other"
-        totals[group] += seconds
-    return totals
+def cpu_snapshot(servers: list[int]) -> tuple[float, dict[int, int], dict[int, int]]:
+    """CPU so far of this process (the client, seconds), and the jiffies of each server
+    process (the given ones and their workers) and of each PostgreSQL process."""
+    own = os.times()
+    tree = [pid for root in servers for pid in (root, *rpg.children(root))]
+    return own.user + own.system, rpg.cpu_ticks(tree), rpg.cpu_ticks(rpg.postgres_pids())
+
+
+def cpu_spent(
+    before: tuple[float, dict[int, int], dict[int, int]],
+    after: tuple[float, dict[int, int], dict[int, int]],
+) -> dict[str, float]:
+    """CPU seconds between two snapshots, by group (run_post_games's accounting)."""
+    return {
+        "client": round(after[0] - before[0], 2),
+        "servers": round(rpg.ticks_spent(before[1], after[1]) / rpg.CLK_TCK, 2),
+        "postgres": round(rpg.ticks_spent(before[2], after[2]) / rpg.CLK_TCK, 2),
+    }
 
 
 def transactions() -> int:
@@ -87,14 +83,16 @@ def transactions() -> int:
         return int(row.fetchone()[0])  # type: ignore[index]
 
 
-def measure(urls: list[str], games: int, players: int, *, ladder: bool) -> dict[str, Any]:
+def measure(
+    urls: list[str], servers: list[int], games: int, players: int, *, ladder: bool
+) -> dict[str, Any]:
     workload = build_workload(games=games, players=players, servers=REPLICAS, seed=1)
     if ladder:
         asyncio.run(create_ladder(urls))
-    cpu_before, xact_before = cpu_by_group(), transactions()
+    cpu_before, xact_before = cpu_snapshot(servers), transactions()
     run = asyncio.run(run_load(urls, workload, clients=CLIENTS))
-    cpu_after, xact_after = cpu_by_group(), transactions()
-    cpu = {g: round(cpu_after[g] - cpu_before[g], 2) for g in ("client", "servers", "postgres")}
+    cpu_after, xact_after = cpu_snapshot(servers), transactions()
+    cpu = cpu_spent(cpu_before, cpu_after)
     rerating = sum(1 for a in run.attempts if a.recomputed > 0)
     return {
         "players": players,
@@ -127,7 +125,7 @@ def no_database(games: int, players: int) -> dict[str, Any]:
                         break
                 except httpx.TransportError:
                     time.sleep(0.1)
-        return measure(urls, games, players, ladder=False)
+        return measure(urls, [s.pid for s in servers], games, players, ladder=False)
     finally:
         for server in servers:
             server.terminate()
@@ -140,7 +138,8 @@ def service(games: int, players: int) -> dict[str, Any]:
     with postgres_schema(postgres_base_url()) as url:
         try:
             servers = launcher.start(url, count=REPLICAS, workers=WORKERS)
-            return measure([s.url for s in servers], games, players, ladder=True)
+            urls = [s.url for s in servers]
+            return measure(urls, [s.process.pid for s in servers], games, players, ladder=True)
         finally:
             launcher.stop_all()
 
