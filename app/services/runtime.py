@@ -81,30 +81,20 @@ def runtime_for(ladder: Ladder) -> Runtime:
     return _cached(ladder.system, canonical_json(ladder.params))
 
 
+#: The encoder every stored body hash is taken of: ``json``'s, keys sorted, no spaces, no NaN.
+#: It stays ``json``'s, not orjson's (which the bulk writes use): orjson writes non-ASCII and
+#: some floats differently, and every stored hash would stop matching its body. Built once, as
+#: ``json.dumps`` with these arguments would build one at every call; bodies are trees, so
+#: the circular-reference check has nothing to find.
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), allow_nan=False, check_circular=False
+)
+
+
 def canonical_json(value: Any) -> str:
-    """The text every stored body hash is taken of. It stays ``json.dumps``'s, not orjson's
-    (which the bulk writes use): orjson writes non-ASCII and some floats differently, and
-    every stored hash would stop matching its body."""
-    if type(value) is dict and _canonical is not None:
-        try:
-            return "".join(_canonical(value, 0))
-        except (TypeError, ValueError, RecursionError):
-            pass  # json.dumps raises its own, documented error for the same value
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
-def _canonical_encoder() -> Any:
-    """The encoder ``json.dumps(sort_keys=True, separators=(",", ":"), allow_nan=False)``
-    builds at each call, built once (every imported event's hash goes through it)."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return None
-    return make(
-        None, None, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, False
-    )
-
-
-_canonical = _canonical_encoder()
+    """The text every stored body hash is taken of: exactly
+    ``json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)``."""
+    return _CANONICAL.encode(value)
 
 
 def body_hash(body: Mapping[str, Any]) -> str:
