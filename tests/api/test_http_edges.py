@@ -82,19 +82,19 @@ async def test_swagger_ui_starts_without_inline_script(client: httpx.AsyncClient
     assert "<script " in html
     assert "'unsafe-inline'" not in (await client.get("/docs")).headers["content-security-policy"]
     # The start script turns off the online validator, which would send the document away.
-    init = await client.get(f"/docs/static/{docs.version()}/swagger-init.js")
+    init = await client.get(f"/docs/static/{docs.BUNDLE.version}/swagger-init.js")
     assert "validatorUrl: null" in init.text
 
 
 async def test_documentation_assets_are_cached_under_their_version(
     client: httpx.AsyncClient,
 ) -> None:
-    current = await client.get(f"/docs/static/{docs.version()}/redoc.standalone.js")
+    current = await client.get(f"/docs/static/{docs.BUNDLE.version}/redoc.standalone.js")
     assert "immutable" in current.headers["cache-control"]
     older = await client.get("/docs/static/000000000000/redoc.standalone.js")
     assert (older.status_code, older.headers["cache-control"]) == (200, "no-cache")
     assert older.content == current.content
-    missing = await client.get(f"/docs/static/{docs.version()}/app.py")
+    missing = await client.get(f"/docs/static/{docs.BUNDLE.version}/app.py")
     assert missing.status_code == 404
     assert missing.headers["content-type"] == "application/problem+json"
 

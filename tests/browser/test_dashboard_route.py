@@ -9,7 +9,6 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from app import dashboard as assets
 from app.api.routes import dashboard
 from tests.conftest import make_settings
 
@@ -38,7 +37,7 @@ async def test_page_is_public_and_names_versioned_assets(http: httpx.AsyncClient
     assert response.headers["cache-control"] == "no-cache"
     assert "default-src 'self'" in response.headers["content-security-policy"]
     names = re.findall(r'(?:href|src)="(dashboard/static/[^"]+)"', response.text)
-    assert f"dashboard/static/{assets.version()}/app.js" in names
+    assert f"dashboard/static/{dashboard.BUNDLE.version}/app.js" in names
     for name in names:
         asset = await http.get(f"/{name}")
         assert asset.status_code == 200, name

@@ -5,18 +5,15 @@ The page is public: it carries no data, and its API calls send the reader's own 
 
 from __future__ import annotations
 
+from functools import cache
+
 from fastapi import APIRouter, Request, Response
 
 from app import dashboard
-from app.core.errors import NotFound
+from app.api.static import REVALIDATE, Asset, Bundle, files_under
 
 router = APIRouter(include_in_schema=False)
 
-#: Versioned asset URLs change with their content, so browsers may keep them for a year.
-IMMUTABLE = "public, max-age=31536000, immutable"
-#: The page and unversioned asset URLs: cacheable, but revalidated (cheap 304s) on each load.
-REVALIDATE = "no-cache"
-HEX = frozenset("0123456789abcdef")
 SECURITY_HEADERS = {
     # Everything comes from this origin; no inline script, no framing.
     "Content-Security-Policy": (
@@ -27,33 +24,25 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+BUNDLE = Bundle(
+    "dashboard/static",
+    lambda: files_under(dashboard.STATIC_DIR, skip=frozenset({dashboard.INDEX})),
+    SECURITY_HEADERS,
+)
 
 
-def _send(request: Request, asset: dashboard.Asset, cache_control: str) -> Response:
-    headers = {"ETag": asset.etag, "Cache-Control": cache_control, **SECURITY_HEADERS}
-    if asset.etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return Response(asset.body, media_type=asset.media_type, headers=headers)
+@cache
+def _index() -> Asset:
+    return BUNDLE.page((dashboard.STATIC_DIR / dashboard.INDEX).read_text(encoding="utf-8"))
 
 
 @router.get("/dashboard")
 def dashboard_page(request: Request) -> Response:
     """The single-page dashboard (hash routing: #/ladders/{ladder}, ...)."""
-    return _send(request, dashboard.index(), REVALIDATE)
-
-
-def _looks_like_version(segment: str) -> bool:
-    return len(segment) == len(dashboard.version()) and all(c in HEX for c in segment)
+    return BUNDLE.send(request, _index(), REVALIDATE)
 
 
 @router.get("/dashboard/static/{path:path}")
 def dashboard_asset(path: str, request: Request) -> Response:
     """An asset, as /dashboard/static/<version>/<name> (cached for good) or .../<name>."""
-    first, _, rest = path.partition("/")
-    versioned = first == dashboard.version()
-    # A page from before an upgrade names an old version: serve today's file, uncached.
-    name = rest if rest and _looks_like_version(first) else path
-    asset = dashboard.assets().get(name)
-    if asset is None:
-        raise NotFound(f"no dashboard asset {path!r}")
-    return _send(request, asset, IMMUTABLE if versioned else REVALIDATE)
+    return BUNDLE.file(request, path)

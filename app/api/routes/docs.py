@@ -8,14 +8,13 @@ their policy allows this origin's files and nothing else.
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
-from app.core.errors import NotFound
+from app.api.static import REVALIDATE, Asset, Bundle
 
 router = APIRouter(include_in_schema=False)
 
@@ -24,16 +23,6 @@ PAGES_DIR = Path(__file__).resolve().parent.parent / "docs_pages"
 VENDOR_PACKAGE = "fastapi_offline"
 VENDOR_FILES = ("swagger-ui-bundle.js", "swagger-ui.css", "redoc.standalone.js", "favicon.png")
 OWN_FILES = ("swagger-init.js",)
-MEDIA_TYPES = {
-    ".js": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".png": "image/png",
-}
-#: Where the pages name their assets; replaced by the versioned asset URL (relative, so the
-#: pages also work behind a proxy that adds a path prefix).
-ASSETS_PLACEHOLDER = "{{assets}}"
-#: Asset URLs carry a digest of the assets, so browsers may keep them for a year.
-IMMUTABLE = "public, max-age=31536000, immutable"
 #: What both pages may do: this origin's scripts, style sheets and requests; images from it
 #: and data: URLs (Swagger UI's style sheet draws its icons so); nothing may frame them.
 _CSP_COMMON = (
@@ -47,52 +36,39 @@ SWAGGER_CSP = f"{_CSP_COMMON}; style-src 'self'"
 REDOC_CSP = f"{_CSP_COMMON}; style-src 'self' 'unsafe-inline'; worker-src blob:"
 
 
-@cache
-def assets() -> dict[str, bytes]:
+def _files() -> dict[str, bytes]:
     vendor = resources.files(VENDOR_PACKAGE) / "static"
     found = {name: (vendor / name).read_bytes() for name in VENDOR_FILES}
     found.update({name: (PAGES_DIR / name).read_bytes() for name in OWN_FILES})
     return found
 
 
-@cache
-def version() -> str:
-    digest = hashlib.sha256()
-    for name, body in sorted(assets().items()):
-        digest.update(name.encode() + b"\0" + body + b"\0")
-    return digest.hexdigest()[:12]
+BUNDLE = Bundle("docs/static", _files)
 
 
 @cache
-def page(name: str) -> bytes:
-    html = (PAGES_DIR / name).read_text(encoding="utf-8")
-    return html.replace(ASSETS_PLACEHOLDER, f"docs/static/{version()}").encode("utf-8")
+def page(name: str) -> Asset:
+    return BUNDLE.page((PAGES_DIR / name).read_text(encoding="utf-8"))
 
 
-def _page(name: str, policy: str) -> Response:
-    headers = {"Content-Security-Policy": policy}
-    return Response(page(name), media_type="text/html; charset=utf-8", headers=headers)
+def _page(request: Request, name: str, policy: str) -> Response:
+    return BUNDLE.send(request, page(name), REVALIDATE, {"Content-Security-Policy": policy})
 
 
 @router.get("/docs")
-async def swagger_ui() -> Response:
+async def swagger_ui(request: Request) -> Response:
     """Swagger UI: the OpenAPI document, with requests to try."""
-    return _page("swagger.html", SWAGGER_CSP)
+    return _page(request, "swagger.html", SWAGGER_CSP)
 
 
 @router.get("/redoc")
-async def redoc() -> Response:
+async def redoc(request: Request) -> Response:
     """ReDoc: the OpenAPI document as a reference."""
-    return _page("redoc.html", REDOC_CSP)
+    return _page(request, "redoc.html", REDOC_CSP)
 
 
-@router.get("/docs/static/{asset_version}/{name}")
-async def asset(asset_version: str, name: str) -> Response:
+@router.get("/docs/static/{path:path}")
+async def asset(path: str, request: Request) -> Response:
     """A script, style sheet or icon of the pages (cached for good under today's version;
-    a page from before an upgrade names another, and gets today's file, uncached)."""
-    body = assets().get(name)
-    if body is None:
-        raise NotFound(f"no documentation asset {name!r}")
-    cache_control = IMMUTABLE if asset_version == version() else "no-cache"
-    media_type = MEDIA_TYPES[Path(name).suffix]
-    return Response(body, media_type=media_type, headers={"Cache-Control": cache_control})
+    a page from before an upgrade names another, and gets today's file, revalidated)."""
+    return BUNDLE.file(request, path)
