@@ -140,42 +140,58 @@ def _stored_game(body: dict[str, Any]) -> Game | None:
     if not _GAME_KEYS.issuperset(body):
         return None
     get = body.get
-    played = get("played_at")
+    played_at = _stored_time(get("played_at"))
     rated = get("rated", True)
-    event = get("event")
     tournament = get("tournament")
     end_year = get("end_year")
     players, teams = get("players"), get("teams")
     if (
-        type(played) is not str
+        played_at is None
         or type(rated) is not bool
         or (tournament is not None and type(tournament) is not str)
         or (end_year is not None and type(end_year) is not int)
         or (players is None) == (teams is None)
     ):
         return None
+    event = get("event")
+    context = None if event is None else _stored_context(event)
+    if isinstance(context, _NotStored):
+        return None
+    participants = _stored_players(players) if teams is None else _stored_sides(teams)
+    if participants is None:
+        return None
+    return Game(played_at, participants, rated, context, tournament, end_year)
+
+
+class _NotStored:
+    """A part of a body of another shape than the service stores (read by ``GameBody``)."""
+
+
+_NOT_STORED = _NotStored()
+
+
+def _stored_time(played: Any) -> datetime | None:
+    """A stored ``played_at`` in UTC, or None for another shape (naive, or not a time)."""
+    if type(played) is not str:
+        return None
     try:
         played_at = datetime.fromisoformat(played)
     except ValueError:
         return None
-    if played_at.tzinfo is None:
-        return None
-    context = None
-    if event is not None:
-        if type(event) is not dict or not _EVENT_KEYS.issuperset(event):
-            return None
-        event_id, coaches, major = event.get("id"), event.get("coaches"), event.get("major", False)
-        if (
-            (event_id is not None and type(event_id) is not str)
-            or (coaches is not None and type(coaches) is not int)
-            or type(major) is not bool
-        ):
-            return None
-        context = EventContext(event_id, coaches, major)
-    participants = _stored_players(players) if teams is None else _stored_sides(teams)
-    if participants is None:
-        return None
-    return Game(played_at.astimezone(UTC), participants, rated, context, tournament, end_year)
+    return None if played_at.tzinfo is None else played_at.astimezone(UTC)
+
+
+def _stored_context(event: Any) -> EventContext | _NotStored:
+    if type(event) is not dict or not _EVENT_KEYS.issuperset(event):
+        return _NOT_STORED
+    event_id, coaches, major = event.get("id"), event.get("coaches"), event.get("major", False)
+    if (
+        (event_id is not None and type(event_id) is not str)
+        or (coaches is not None and type(coaches) is not int)
+        or type(major) is not bool
+    ):
+        return _NOT_STORED
+    return EventContext(event_id, coaches, major)
 
 
 def _stored_players(players: Any) -> tuple[Participant, ...] | None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from sqlalchemy.orm import Session
 
 from app.core import metrics
-from app.core.database import Database, Lock, Retry
+from app.core.database import Database
 from app.core.errors import Invalid, NotFound
 from app.engine.protocols import key_for
 from app.models import NO_FACTION, Change, Event, Ladder, PlayerRating
@@ -30,10 +30,12 @@ from app.schemas.players import (
 )
 from app.schemas.profiles import LadderRatingOut, PlayerProfileOut
 from app.services import snapshots
+from app.services.auth import ADMIN, Caller
 from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_engine
-from app.services.history import NewEvent, ladder_state_as_of, record, validate
+from app.services.history import NewEvent, ladder_state_as_of, record
 from app.services.profiles import name_and_country, profiles_of
 from app.services.runtime import Runtime, now, require_ladder, runtime_for
+from app.services.unit_of_work import UnitOfWork, run_write
 
 
 def _faction_out(faction: str) -> str | None:
@@ -44,40 +46,70 @@ def _rate(part: int, games: int) -> float | None:
     return part / games if games else None
 
 
-def rating_out(row: PlayerRating, position: int | None) -> RatingOut:
-    return RatingOut(
-        faction=_faction_out(row.faction),
-        rating=row.rating,
-        deviation=row.deviation,
-        volatility=row.volatility,
-        ranking_value=row.ranking_value,
-        games=row.games,
-        wins=row.wins,
-        draws=row.draws,
-        losses=row.losses,
-        win_rate=_rate(row.wins, row.games),
-        loss_rate=_rate(row.losses, row.games),
-        last_played_at=row.last_played_at,
+class _Shown(Protocol):
+    """What a rating shows: a rating row, or a standing as of a time."""
+
+    @property
+    def rating(self) -> float: ...
+    @property
+    def deviation(self) -> float | None: ...
+    @property
+    def volatility(self) -> float | None: ...
+    @property
+    def ranking_value(self) -> float | None: ...
+
+
+class _Counted(Protocol):
+    """A rating's statistics: a rating row, or an entry of a board as of a time."""
+
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def losses(self) -> int: ...
+    @property
+    def last_played_at(self) -> datetime | None: ...
+
+
+RatingT = TypeVar("RatingT", bound=RatingOut)
+
+
+def _rating(
+    model: type[RatingT],
+    faction: str | None,
+    shown: _Shown,
+    counted: _Counted,
+    position: int | None,
+    **extra: Any,
+) -> RatingT:
+    """The one mapping of a rating to what the API shows of it."""
+    return model(
+        faction=faction,
+        rating=shown.rating,
+        deviation=shown.deviation,
+        volatility=shown.volatility,
+        ranking_value=shown.ranking_value,
+        games=counted.games,
+        wins=counted.wins,
+        draws=counted.draws,
+        losses=counted.losses,
+        win_rate=_rate(counted.wins, counted.games),
+        loss_rate=_rate(counted.losses, counted.games),
+        last_played_at=counted.last_played_at,
         position=position,
+        **extra,
     )
+
+
+def rating_out(row: PlayerRating, position: int | None) -> RatingOut:
+    return _rating(RatingOut, _faction_out(row.faction), row, row, position)
 
 
 def _entry_out(entry: snapshots.Entry, position: int) -> RatingOut:
-    return RatingOut(
-        faction=entry.faction,
-        rating=entry.standing.rating,
-        deviation=entry.standing.deviation,
-        volatility=entry.standing.volatility,
-        ranking_value=entry.standing.ranking_value,
-        games=entry.games,
-        wins=entry.wins,
-        draws=entry.draws,
-        losses=entry.losses,
-        win_rate=_rate(entry.wins, entry.games),
-        loss_rate=_rate(entry.losses, entry.games),
-        last_played_at=entry.last_played_at,
-        position=position,
-    )
+    return _rating(RatingOut, entry.faction, entry.standing, entry, position)
 
 
 def get_player(
@@ -494,37 +526,31 @@ def get_leaderboard(
     return db.run(work, write=False)
 
 
-def adjust_player(db: Database, ladder_id: str, player: str, body: AdjustmentIn) -> PlayerOut:
+def adjust_player(
+    db: Database, ladder_id: str, player: str, body: AdjustmentIn, caller: Caller = ADMIN
+) -> PlayerOut:
     """Record an administrator's adjustment as an event in the ladder's history."""
     at = body.at or now()
 
-    def load(session: Session) -> tuple[str, bool]:
-        ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        info = runtime_for(ladder).info
-        return info.id, info.per_faction
-
-    system, per_faction = db.run(load, write=False)
-    if per_faction and body.faction is None:
-        raise Invalid.at(("faction",), "this ladder rates each faction separately: name one")
-
-    def work(session: Session, lock: Lock) -> Retry | None:
-        ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        runtime = runtime_for(ladder)
-        key = key_for(runtime.info, player, body.faction)
-        event = adjustment_to_engine(key, body, at)
-        validate(runtime, event)
+    def work(unit: UnitOfWork) -> str:
+        unit.admit(caller, ladder_id)
+        write = unit.ladder(ladder_id)
+        info = write.runtime.info
+        if info.per_faction and body.faction is None:
+            raise Invalid.at(("faction",), "this ladder rates each faction separately: name one")
+        key = key_for(info, player, body.faction)
         new = NewEvent(
             ladder_id=ladder_id,
             kind=ADJUSTMENT,
             external_id=None,
             occurred_at=at,
             body=adjustment_body(player, body, at),
-            event=event,
+            event=adjustment_to_engine(key, body, at),
         )
-        recorded = record(session, ladder_id, new, lock=lock)
-        return recorded if isinstance(recorded, Retry) else None
+        record(write, new)
+        return info.id
 
-    db.run_escalating(work)
+    system = run_write(db, work)
     metrics.record_applied(ladder_id, system, ADJUSTMENT)
     return get_player(db, ladder_id, player)
 
@@ -551,8 +577,11 @@ def get_profile(db: Database, player: str, sees: Callable[[str], bool]) -> Playe
                 continue
             ladder = require_ladder(ladders.get(row.ladder_id), row.ladder_id)
             rank_by = runtime_for(ladder).info.rank_by
-            shown = rating_out(row, repo.position(row.ladder_id, row, rank_by))
-            ratings.append(LadderRatingOut(ladder=row.ladder_id, **shown.model_dump()))
+            position = repo.position(row.ladder_id, row, rank_by)
+            faction = _faction_out(row.faction)
+            ratings.append(
+                _rating(LadderRatingOut, faction, row, row, position, ladder=row.ladder_id)
+            )
         if profile is None and not ratings:
             raise NotFound(f"player {player!r} has no profile and no rating you may read")
         return PlayerProfileOut(
