@@ -16,6 +16,7 @@ from app.core.errors import Forbidden, Invalid, Unauthorized
 from app.core.settings import Settings
 from app.services import auth
 from app.services.auth import Principal
+from app.services.group_commit import GroupCommitter
 from app.services.heavy import Abandoned, Cancel
 
 T = TypeVar("T")
@@ -46,22 +47,33 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 AppSettings = Annotated[Settings, Depends(get_settings_dep)]
 
 
-async def _identify(
-    settings: Settings, db: Database, credentials: HTTPAuthorizationCredentials | None
-) -> Principal:
+def _caller(
+    settings: Settings, credentials: HTTPAuthorizationCredentials | None, scope: str
+) -> auth.Caller:
+    """Who the request says it is (401 when it says nothing usable)."""
     if credentials is None or not credentials.credentials:
         raise Unauthorized("this request needs a bearer token")
-    token = credentials.credentials
-    if auth.is_admin_token(settings.admin_token, token):
-        return auth.ADMIN
-    return await anyio.to_thread.run_sync(_identify_key, settings, db, token)
-
-
-def _identify_key(settings: Settings, db: Database, token: str) -> Principal:
     secret = auth.hashing_secret(settings.admin_token, settings.key_secret)
-    principal = auth.authenticate(db, secret, token)
-    auth.count_request(db, principal, settings.rate_limit_per_minute)
-    return principal
+    per_minute = settings.rate_limit_per_minute
+    return auth.claim(settings.admin_token, secret, credentials.credentials, scope, per_minute)
+
+
+async def _verified(request: Request, caller: auth.Caller) -> Principal:
+    """The caller, its key verified and counted now (a transaction of its own)."""
+    if isinstance(caller, Principal):
+        return caller
+    request.state.claim = caller
+    db: Database = request.app.state.db
+    return await anyio.to_thread.run_sync(auth.authenticate, db, caller)
+
+
+async def settle_claim(request: Request) -> None:
+    """On a request's error path: verify and count a key that no committed transaction did
+    (the request was refused before or inside its write, which rolled back), so that every
+    request of a key counts once and an invalid key gets its 401 whatever else was wrong."""
+    claim: auth.KeyClaim | None = getattr(request.state, "claim", None)
+    if claim is not None and not claim.settled:
+        await anyio.to_thread.run_sync(auth.authenticate, request.app.state.db, claim)
 
 
 def _per_app(request: Request, name: str, make: Callable[[], T]) -> T:
@@ -98,23 +110,34 @@ def _authenticator(function: AuthenticatorT) -> AuthenticatorT:
     return function
 
 
-def _app(request: Request) -> tuple[Settings, Database]:
-    state = request.app.state
-    return state.settings, state.db
-
-
 def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
-    """A dependency giving the caller, who must hold ``scope`` (401 / 403 otherwise)."""
+    """A dependency giving the caller, who must hold ``scope`` (401 / 403 otherwise), its key
+    verified and counted at once."""
 
     @_authenticator
     async def dependency(request: Request, credentials: Credentials) -> Principal:
-        settings, db = _app(request)
+        settings = request.app.state.settings
         if scope == auth.READ and settings.public_reads:
             _address_limit(request).count(client_address(request), settings.public_reads_per_minute)
             return auth.PUBLIC_READER
-        principal = await _identify(settings, db, credentials)
+        principal = await _verified(request, _caller(settings, credentials, scope))
         principal.require_scope(scope)
         return principal
+
+    return dependency
+
+
+def writes(scope: str) -> Callable[..., Awaitable[auth.Caller]]:
+    """A dependency for a write to history: the caller as claimed, its key verified, checked
+    for ``scope`` and the ladder, and counted inside the write's own transaction (no
+    transaction of its own; app/services/unit_of_work.py). 401 at once without a token."""
+
+    @_authenticator
+    async def dependency(request: Request, credentials: Credentials) -> auth.Caller:
+        caller = _caller(request.app.state.settings, credentials, scope)
+        if isinstance(caller, auth.KeyClaim):
+            request.state.claim = caller
+        return caller
 
     return dependency
 
@@ -122,7 +145,8 @@ def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
 @_authenticator
 async def requires_admin(request: Request, credentials: Credentials) -> None:
     """Key management is for the admin token only (a valid key gets 403, anything else 401)."""
-    if not (await _identify(*_app(request), credentials)).is_admin:
+    caller = _caller(request.app.state.settings, credentials, auth.READ)
+    if not (await _verified(request, caller)).is_admin:
         raise Forbidden("only the admin token manages API keys")
 
 
@@ -145,23 +169,27 @@ async def authenticate_early(request: Request) -> None:
 
 @dataclass(frozen=True, slots=True)
 class WriteContext:
-    """What ``POST /games`` needs: the caller (holding ``results:write``), the database and
-    the settings."""
+    """What ``POST /games`` needs: the caller (to hold ``results:write``), the database, the
+    settings and the app's group committer."""
 
-    caller: Principal
+    caller: auth.Caller
     db: Database
     settings: Settings
+    committer: GroupCommitter
 
 
 @_authenticator
 async def results_write_context(request: Request, credentials: Credentials) -> WriteContext:
-    """``ResultsWriter``, ``DB`` and ``AppSettings`` as one dependency, for the busiest
-    endpoint: FastAPI resolved each of the four separately at every request (a tenth of a
+    """The caller, ``DB``, ``AppSettings`` and the committer as one dependency, for the
+    busiest endpoint: FastAPI resolved each of them separately at every request (a tenth of a
     worker's CPU went to resolving dependencies under load)."""
-    settings, db = _app(request)
-    principal = await _identify(settings, db, credentials)
-    principal.require_scope(auth.RESULTS_WRITE)
-    return WriteContext(principal, db, settings)
+    state = request.app.state
+    settings, db = state.settings, state.db
+    caller = _caller(settings, credentials, auth.RESULTS_WRITE)
+    if isinstance(caller, auth.KeyClaim):
+        request.state.claim = caller
+    committer = _per_app(request, "committer", lambda: GroupCommitter(db, settings.write_group_max))
+    return WriteContext(caller, db, settings, committer)
 
 
 async def heavy_slots(request: Request, settings: AppSettings) -> HeavySlots:
@@ -195,8 +223,10 @@ async def run_heavy(
 
 
 Reader = Annotated[Principal, Depends(requires(auth.READ))]
-ResultsWriter = Annotated[Principal, Depends(requires(auth.RESULTS_WRITE))]
 LadderAdmin = Annotated[Principal, Depends(requires(auth.LADDERS_ADMIN))]
+#: Writers of history: verified inside the write's transaction.
+ResultsWriter = Annotated[auth.Caller, Depends(writes(auth.RESULTS_WRITE))]
+HistoryAdmin = Annotated[auth.Caller, Depends(writes(auth.LADDERS_ADMIN))]
 AdminOnly = Depends(requires_admin)
 ResultsWriteContext = Annotated[WriteContext, Depends(results_write_context)]
 Heavy = Annotated[HeavySlots, Depends(heavy_slots)]

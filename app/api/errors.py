@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
-from app.api.deps import authenticate_early
+from app.api.deps import authenticate_early, settle_claim
 from app.core.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -107,26 +107,37 @@ def _allowed_methods(request: Request) -> list[str]:
     return sorted(methods)
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(DomainError)
-    async def domain_error(_request: Request, exc: DomainError) -> JSONResponse:
-        body = exc.problem()
-        return problem_response(
-            exc.status, exc.title, exc.detail, errors=body.get("errors"), headers=exc.headers
-        )
+def _problem(exc: DomainError) -> JSONResponse:
+    body = exc.problem()
+    return problem_response(
+        exc.status, exc.title, exc.detail, errors=body.get("errors"), headers=exc.headers
+    )
 
-    async def refused_caller(request: Request) -> JSONResponse | None:
-        """The 401 / 403 of a request whose body could not be decoded, if it has one: the
-        token is checked before the body (the dependency that would check it never ran)."""
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def refused_caller(request: Request, *, undecoded: bool = False) -> JSONResponse | None:
+        """The 401 / 403 / 429 of a refused request's caller, if it has one: the token is
+        answered before anything else. A body that could not be decoded never reached the
+        dependency that checks the token (``undecoded``); a write's key is verified in the
+        write's own transaction, which a refusal rolled back (app.api.deps.settle_claim)."""
         try:
-            await authenticate_early(request)
+            if undecoded:
+                await authenticate_early(request)
+            await settle_claim(request)
         except DomainError as exc:
-            return await domain_error(request, exc)
+            return _problem(exc)
         return None
+
+    @app.exception_handler(DomainError)
+    async def domain_error(request: Request, exc: DomainError) -> JSONResponse:
+        if (refused := await refused_caller(request)) is not None:
+            return refused
+        return _problem(exc)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        if _body_undecoded(exc) and (refused := await refused_caller(request)) is not None:
+        refused = await refused_caller(request, undecoded=_body_undecoded(exc))
+        if refused is not None:
             return refused
         errors = _validation_errors(request, exc)
         detail = "; ".join(
@@ -139,7 +150,7 @@ def install_error_handlers(app: FastAPI) -> None:
         if exc.status_code == BAD_REQUEST:
             # A body that is not UTF-8 JSON: the same answer as malformed JSON (422), after
             # the token's.
-            if (refused := await refused_caller(request)) is not None:
+            if (refused := await refused_caller(request, undecoded=True)) is not None:
                 return refused
             return problem_response(
                 422,

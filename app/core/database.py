@@ -18,7 +18,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum, IntEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -59,24 +58,10 @@ SQLITE_CACHE_KIB = 16_384
 INTEGRITY_RETRIES = 5
 
 
-class Lock(IntEnum):
-    """How much of its ladder a write holds, least first: the runner escalates."""
-
-    #: The ladder shared and the event's own rating rows: an event at the end of history.
-    ROWS = 0
-    #: The ladder shared and the rating rows of the change's dependency cone: a late result,
-    #: a correction or a void, in a system whose events depend only on their own ratings.
-    CONE = 1
-    #: The ladder exclusively: a ladder-wide system, or a cone whose rows another writer holds.
-    LADDER = 2
-
-
-class Retry(Enum):
-    """What a transaction's work returns, instead of a result, to be rolled back and run
-    again holding more of its ladder."""
-
-    CONE = Lock.CONE
-    EXCLUSIVE = Lock.LADDER
+class RaceLost(Exception):
+    """Raised by a transaction's work that found a concurrent transaction got there first (a
+    rate-limit window counted past its limit meanwhile): :meth:`Database.run` rolls it back and
+    runs it again, as it does a write that lost a unique-key race."""
 
 
 class SqliteWriterQueue:
@@ -202,35 +187,15 @@ class Database:
 
     def run(self, work: Callable[[Session], T], *, write: bool = True) -> T:
         """Run ``work`` in a transaction: the one place that retries. Transient failures run
-        it again with back-off, and so does a write that lost a unique-key race."""
-        return self.run_escalating(lambda session, _lock: work(session), write=write)
-
-    def run_escalating(
-        self,
-        work: Callable[[Session, Lock], T | Retry],
-        *,
-        write: bool = True,
-        start: Lock = Lock.ROWS,
-    ) -> T:
-        """:meth:`run` for a write that starts holding ``start`` of its ladder (``work`` gets
-        the :class:`Lock` it is to take) and returns a :class:`Retry` when it must hold more:
-        it is rolled back and run again with that lock."""
-        lock = start
+        it again with back-off, and so does a write that lost a race (a unique key taken by a
+        concurrent writer, :class:`RaceLost`): the next run sees the winner's rows."""
         delay = RETRY_BASE_DELAY
         transient = races = 0
         while True:
             try:
                 with self.session(write=write) as session:
-                    result = work(session, lock)
-                    if isinstance(result, Retry):
-                        session.rollback()
-                if not isinstance(result, Retry):
-                    return result
-                if result.value > lock:
-                    lock = result.value
-                    continue
-                races += 1
-            except IntegrityError:
+                    return work(session)
+            except (IntegrityError, RaceLost):
                 if not write:
                     raise
                 races += 1

@@ -8,9 +8,10 @@ test_history_writer.py`` runs it against both):
 - rows carry every column of :data:`EVENT_COLUMNS` or :data:`CHANGE_COLUMNS`, JSON columns as
   plain dicts and lists;
 - rating updates set the same columns on every row of one call;
-- writes may be held back until the transaction's next statement or its commit, which send
-  them first: whatever runs next sees them, and their errors (a taken id) surface there;
-  so rows handed to the writer must not change afterwards.
+- writes may be held back until :meth:`HistoryWriter.flush`, which the unit of work calls
+  before its commit and before it reads what it wrote (app/services/unit_of_work.py); their
+  errors (a taken id) surface there, so rows handed to the writer must not change afterwards.
+  One writer serves one transaction.
 
 PostgreSQL holds back a few rows (a group commit's: :data:`HELD_ROWS`) and sends the events,
 changes and rating update waiting as one statement (data-modifying CTEs over JSON documents),
@@ -18,7 +19,7 @@ where a COPY each and an UPDATE cost a round trip and a statement's CPU apiece; 
 by COPY as they come, and so does every later row of a transaction that has once gone past
 them (an import's or a recomputation's pages, which would otherwise each begin with a JSON
 statement of their own). SQLite writes at once, with plain INSERTs of many rows each and an
-UPDATE run for many rows (``executemany``).
+UPDATE run for many rows (``executemany``): its ``flush`` has nothing to send.
 """
 
 from __future__ import annotations
@@ -26,16 +27,14 @@ from __future__ import annotations
 import functools
 import itertools
 import sqlite3
-import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
 import orjson
-from sqlalchemy import Table, event, func, select, text
+from sqlalchemy import Table, func, select, text
 from sqlalchemy.dialects import postgresql
-from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import TextClause
 
@@ -102,6 +101,10 @@ class HistoryWriter(Protocol):
         every row sets the same columns."""
         ...
 
+    def flush(self) -> None:
+        """Send whatever is held back."""
+        ...
+
 
 def history_writer(session: Session) -> HistoryWriter:
     """The writer for the session's database."""
@@ -122,15 +125,12 @@ class _Held:
         return len(self.events) + len(self.changes)
 
 
-#: Held writes by the connection of their transaction.
-_HELD: weakref.WeakKeyDictionary[Connection, _Held] = weakref.WeakKeyDictionary()
-#: Connections whose transaction has gone past :data:`HELD_ROWS`: its rows go by COPY.
-_STREAMING: weakref.WeakSet[Connection] = weakref.WeakSet()
-
-
 class PostgresWriter:
     def __init__(self, session: Session) -> None:
         self.session = session
+        self._held = _Held()
+        #: Past :data:`HELD_ROWS` once: every later row goes by COPY.
+        self._streaming = False
 
     def draw_seqs(self, count: int) -> list[int]:
         return self._draw("events", "seq", count)
@@ -150,42 +150,28 @@ class PostgresWriter:
         row = self.session.execute(_DRAW_BOTH, {"seqs": seqs, "change_ids": change_ids}).one()
         return sorted(row[0]), sorted(row[1])
 
-    def _held(self) -> tuple[Connection, _Held]:
-        connection = self.session.connection()
-        held = _HELD.get(connection)
-        if held is None:
-            held = _HELD[connection] = _Held()
-        return connection, held
-
     def write_events(self, rows: Sequence[Mapping[str, Any]]) -> None:
         if not rows:
             return
-        connection, held = self._held()
-        if connection not in _STREAMING and held.rows + len(rows) <= HELD_ROWS:
-            held.events.extend(rows)
+        if not self._streaming and self._held.rows + len(rows) <= HELD_ROWS:
+            self._held.events.extend(rows)
             return
-        _stream(connection)
-        self._copy(connection, _EVENTS.name, EVENT_COLUMNS, rows)
+        self._stream()
+        self._copy(_EVENTS.name, EVENT_COLUMNS, rows)
 
     def write_changes(self, rows: Iterable[Mapping[str, Any]]) -> None:
-        connection, held = self._held()
         made = iter(rows)
-        if connection not in _STREAMING:
-            held.changes.extend(itertools.islice(made, max(0, HELD_ROWS - held.rows)))
+        if not self._streaming:
+            self._held.changes.extend(itertools.islice(made, max(0, HELD_ROWS - self._held.rows)))
         more = next(made, None)
         if more is not None:
-            _stream(connection)
-            self._copy(connection, _CHANGES.name, CHANGE_COLUMNS, itertools.chain([more], made))
+            self._stream()
+            self._copy(_CHANGES.name, CHANGE_COLUMNS, itertools.chain([more], made))
 
-    @staticmethod
-    def _copy(
-        connection: Connection,
-        table: str,
-        columns: Sequence[str],
-        rows: Iterable[Mapping[str, Any]],
-    ) -> None:
+    def _copy(self, table: str, columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> None:
         """COPY ``rows`` as they come: the server stores what has been sent while the caller
         makes the next ones."""
+        connection = self.session.connection()
         driver = connection.connection.driver_connection
         assert driver is not None
         statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
@@ -204,61 +190,36 @@ class PostgresWriter:
     def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
         if not rows:
             return
-        connection, held = self._held()
-        if held.update is not None:  # one UPDATE per statement may set a row only once
-            _send_held(connection)
-            connection, held = self._held()
-        held.update = (ladder_id, _set_columns(rows), rows)
+        if self._held.update is not None:  # one UPDATE per statement may set a row only once
+            self.flush()
+        self._held.update = (ladder_id, _set_columns(rows), rows)
 
+    def _stream(self) -> None:
+        """Send what is held; the transaction's rows go by COPY from now on."""
+        self.flush()
+        self._streaming = True
 
-def _send_held(connection: Connection) -> None:
-    """Send the transaction's held writes, as one statement."""
-    held = _HELD.pop(connection, None)
-    if held is None or (not held.rows and held.update is None):
-        return
-    parameters: dict[str, Any] = {}
-    if held.events:
-        parameters["events"] = _json_document(held.events)
-    if held.changes:
-        parameters["changes"] = _json_document(held.changes)
-    columns: tuple[str, ...] | None = None
-    if held.update is not None:
-        parameters["ladder_id"], columns, rows = held.update
-        names = ("player", "faction", *columns)
-        parameters["ratings"] = _json_document([{n: row[n] for n in names} for row in rows])
-    statement = _held_statement(bool(held.events), bool(held.changes), columns)
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    with driver_errors(connection, statement):
-        driver.execute(statement, parameters)
-
-
-def _stream(connection: Connection) -> None:
-    """Send what is held; the transaction's rows go by COPY from now on."""
-    _send_held(connection)
-    _STREAMING.add(connection)
-
-
-def _before_statement(connection: Connection, *_args: Any) -> None:
-    if _HELD:
-        _send_held(connection)
-
-
-def _commit(connection: Connection) -> None:
-    _send_held(connection)
-    _STREAMING.discard(connection)
-
-
-def _rollback(connection: Connection) -> None:
-    _HELD.pop(connection, None)
-    _STREAMING.discard(connection)
-
-
-# Whatever the transaction runs next, its COMMIT included, goes after the held writes; a
-# rollback drops them. Either ends the transaction's streaming.
-event.listen(Engine, "before_cursor_execute", _before_statement)
-event.listen(Engine, "commit", _commit)
-event.listen(Engine, "rollback", _rollback)
+    def flush(self) -> None:
+        """Send the held writes, as one statement."""
+        held, self._held = self._held, _Held()
+        if not held.rows and held.update is None:
+            return
+        parameters: dict[str, Any] = {}
+        if held.events:
+            parameters["events"] = _json_document(held.events)
+        if held.changes:
+            parameters["changes"] = _json_document(held.changes)
+        columns: tuple[str, ...] | None = None
+        if held.update is not None:
+            parameters["ladder_id"], columns, rows = held.update
+            names = ("player", "faction", *columns)
+            parameters["ratings"] = _json_document([{n: row[n] for n in names} for row in rows])
+        statement = _held_statement(bool(held.events), bool(held.changes), columns)
+        connection = self.session.connection()
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        with driver_errors(connection, statement):
+            driver.execute(statement, parameters)
 
 
 class SqliteWriter:
@@ -332,6 +293,9 @@ class SqliteWriter:
         shape = statement.partition(" VALUES ")[0] + " VALUES …"
         with driver_errors(connection, shape):
             cursor.execute(statement, values)
+
+    def flush(self) -> None:
+        """SQLite writes at once: nothing is held."""
 
     def update_ratings(self, ladder_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
         if not rows:

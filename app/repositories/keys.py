@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import delete, func, select, update
@@ -37,15 +38,29 @@ class KeyRepository:
             .values(revoked_at=at)
         )
 
-    def count_request(self, key_id: str, window_start: int) -> int:
-        """Add one request to the key's window and return the window's count (atomic upsert)."""
+    def with_counts(
+        self, key_ids: Sequence[str], window_start: int
+    ) -> dict[str, tuple[ApiKey, int]]:
+        """The keys of ``key_ids`` that exist, each with the requests counted in its window
+        starting at ``window_start`` (one statement, whatever the number of keys)."""
+        in_window = (RateWindow.key_id == ApiKey.id) & (RateWindow.window_start == window_start)
+        rows = self.session.execute(
+            select(ApiKey, func.coalesce(RateWindow.count, 0))
+            .outerjoin(RateWindow, in_window)
+            .where(ApiKey.id.in_(sorted(set(key_ids))))
+        )
+        return {key.id: (key, int(count)) for key, count in rows}
+
+    def count_requests(self, key_id: str, window_start: int, weight: int = 1) -> int:
+        """Add ``weight`` requests to the key's window and return the window's count (one
+        atomic upsert: replicas counting at once queue on the row)."""
         dialect_insert = postgresql.insert if is_postgres(self.session) else sqlite.insert
         insert = dialect_insert(RateWindow).values(
-            key_id=key_id, window_start=window_start, count=1
+            key_id=key_id, window_start=window_start, count=weight
         )
         upsert = insert.on_conflict_do_update(
             index_elements=[RateWindow.key_id, RateWindow.window_start],
-            set_={"count": RateWindow.count + 1},
+            set_={"count": RateWindow.count + weight},
         ).returning(RateWindow.count)
         count = self.session.scalar(upsert)
         return int(count or 0)

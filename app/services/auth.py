@@ -12,15 +12,22 @@ import hmac
 import secrets
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from app.core.database import Database
-from app.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
+from app.core.database import Database, RaceLost
+from app.core.errors import (
+    DomainError,
+    Forbidden,
+    Invalid,
+    NotFound,
+    TooManyRequests,
+    Unauthorized,
+)
 from app.core.logging import note
-from app.models import ApiKey, RateWindow
+from app.models import ApiKey
 from app.repositories.keys import KeyRepository
 from app.schemas.keys import KeyCreated, KeyIn, KeyList, KeyOut
 from app.services.runtime import now
@@ -82,65 +89,189 @@ def is_admin_token(admin_token: str | None, token: str) -> bool:
     return admin_token is not None and hmac.compare_digest(token.encode(), admin_token.encode())
 
 
-def authenticate(db: Database, secret: bytes | None, token: str) -> Principal:
-    """The key's principal, or 401 (unknown, malformed, revoked or expired key)."""
+@dataclass(slots=True)
+class KeyClaim:
+    """An API key as a request presented it, not verified yet: a write verifies and counts it
+    in its own transaction (:class:`Admission`), any other request in one of its own
+    (:func:`authenticate`). Carries what the check needs: the key's id, the keyed hash of the
+    token, the scope the route needs and the rate limit."""
+
+    key_id: str
+    digest: str
+    scope: str
+    per_minute: int
+    #: Verified and counted in a committed transaction, or refused with nothing to count
+    #: (401, 429): the request's error path must not count it again.
+    settled: bool = False
+    #: The key's principal once a committed transaction verified and counted it: a later
+    #: transaction of the same request (a game a group handed back) neither reads nor counts
+    #: it again.
+    principal: Principal | None = None
+
+
+#: Who a request says it is: the admin (known at once) or an API key still to verify.
+Caller = Principal | KeyClaim
+
+
+def claim(
+    admin_token: str | None, secret: bytes | None, token: str, scope: str, per_minute: int
+) -> Caller:
+    """The caller a bearer token names, checked as far as it can be without the database:
+    the admin token, or the claim of a well-formed key (401 otherwise)."""
+    if is_admin_token(admin_token, token):
+        return ADMIN
     if secret is None or not token.startswith(KEY_PREFIX) or token.count("_") < 2:
         raise Unauthorized("the bearer token is not valid")
     key_id = token[len(KEY_PREFIX) :].split("_", 1)[0]
+    return KeyClaim(key_id, _digest(secret, token), scope, per_minute)
 
-    def work(session: Session) -> ApiKey | None:
-        return KeyRepository(session).get(key_id)
 
-    key = db.run(work, write=False)
+def _window(moment: float) -> int:
+    return int(moment // RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS
+
+
+def _too_many(per_minute: int, window: int, moment: float) -> TooManyRequests:
+    return TooManyRequests(
+        f"more than {per_minute} requests this minute for this key; retry later",
+        int(window + RATE_WINDOW_SECONDS - moment) + 1,
+    )
+
+
+def _verified(key: ApiKey | None, claim: KeyClaim) -> Principal:
+    """The key's principal; 401 for an unknown, malformed, revoked or expired key."""
     # Compare even when the key is unknown, so timing does not tell which ids exist.
     expected = key.secret_hash if key is not None else "0" * 64
-    valid = hmac.compare_digest(expected, _digest(secret, token))
+    valid = hmac.compare_digest(expected, claim.digest)
     if key is None or not valid:
+        claim.settled = True
         raise Unauthorized("the bearer token is not valid")
-    moment = now()
     if key.revoked_at is not None:
+        claim.settled = True
         raise Unauthorized("this key has been revoked")
-    if key.expires_at is not None and key.expires_at <= moment:
+    if key.expires_at is not None and key.expires_at <= now():
+        claim.settled = True
         raise Unauthorized("this key has expired")
     # The key's public id (never its secret): who made the request, in its log line.
     note(key_id=key.id)
     return Principal(scopes=frozenset(key.scopes), ladders=frozenset(key.ladders), key_id=key.id)
 
 
-def count_request(db: Database, principal: Principal, per_minute: int, weight: int = 1) -> None:
-    """Fixed-window rate limit per key, counted in the database so replicas share it.
+class Admission:
+    """The callers of one write, checked in its transaction, and the requests their keys count
+    at its end (:meth:`settle`, just before the commit: a window's row stays locked only
+    that long).
 
-    A request counts ``weight`` times (a heavy read by its cost, app.services.heavy).
+    A key whose window is full is refused at once (429). Counting at the end is exact across
+    replicas: a transaction that finds its window past the limit after its own count (another
+    replica counted meanwhile) is rolled back and run again (:class:`RaceLost`), and then
+    finds the window full.
     """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.moment = time.time()
+        self.window = _window(self.moment)
+        #: Per key: (requests to count, limit).
+        self._pending: dict[str, list[int]] = {}
+        self._claims: list[tuple[KeyClaim, Principal]] = []
+
+    def admit(self, callers: Sequence[Caller], ladder_id: str) -> list[Principal | DomainError]:
+        """Each caller's principal, or why it is refused (401, 403, 404, 429), for a write
+        to ``ladder_id``; the admitted keys' requests are counted by :meth:`settle`."""
+        claims = [c for c in callers if isinstance(c, KeyClaim) and c.principal is None]
+        found = (
+            KeyRepository(self.session).with_counts([c.key_id for c in claims], self.window)
+            if claims
+            else {}
+        )
+        admitted: list[Principal | DomainError] = []
+        for caller in callers:
+            try:
+                admitted.append(self._admit(caller, found, ladder_id))
+            except DomainError as exc:
+                admitted.append(exc)
+        return admitted
+
+    def admit_one(self, caller: Caller, ladder_id: str) -> Principal:
+        [admitted] = self.admit([caller], ladder_id)
+        if isinstance(admitted, DomainError):
+            raise admitted
+        return admitted
+
+    def _admit(
+        self, caller: Caller, found: dict[str, tuple[ApiKey, int]], ladder_id: str
+    ) -> Principal:
+        if isinstance(caller, Principal):
+            caller.check_ladder(ladder_id)
+            return caller
+        if caller.principal is not None:  # counted by an earlier transaction of the request
+            principal = caller.principal
+        else:
+            key, count = found.get(caller.key_id, (None, 0))
+            principal = _verified(key, caller)
+            limit = caller.per_minute
+            pending = self._pending.setdefault(caller.key_id, [0, limit])
+            if limit > 0 and count + pending[0] >= limit:
+                caller.settled = True
+                raise _too_many(limit, self.window, self.moment)
+            pending[0] += 1
+            self._claims.append((caller, principal))
+        principal.require_scope(caller.scope)
+        principal.check_ladder(ladder_id)
+        return principal
+
+    def settle(self) -> None:
+        """Count the admitted requests; :class:`RaceLost` if a window went past its limit."""
+        keys = KeyRepository(self.session)
+        for key_id, (weight, limit) in sorted(self._pending.items()):
+            if not weight:
+                continue
+            total = keys.count_requests(key_id, self.window, weight)
+            if total == weight:  # the window's first requests: older windows are done
+                keys.forget_windows_before(key_id, self.window)
+            if 0 < limit < total:
+                raise RaceLost(f"key {key_id}: its window passed the limit meanwhile")
+
+    def committed(self) -> None:
+        """The transaction that counted the claims committed."""
+        for claim, principal in self._claims:
+            claim.settled, claim.principal = True, principal
+
+
+def authenticate(db: Database, claim: KeyClaim, weight: int = 1) -> Principal:
+    """Verify the key and count the request (``weight`` times) in one transaction; 401, 429 or
+    403 (a valid key's request counts even so)."""
+    moment = time.time()
+    window = _window(moment)
+
+    def work(session: Session) -> tuple[Principal, int]:
+        keys = KeyRepository(session)
+        key, _count = keys.with_counts([claim.key_id], window).get(claim.key_id, (None, 0))
+        principal = _verified(key, claim)
+        count = keys.count_requests(claim.key_id, window, weight)
+        if count == weight:
+            keys.forget_windows_before(claim.key_id, window)
+        return principal, count
+
+    principal, count = db.run(work)
+    claim.settled = True
+    if 0 < claim.per_minute < count:
+        raise _too_many(claim.per_minute, window, moment)
+    principal.require_scope(claim.scope)
+    return principal
+
+
+def count_request(db: Database, principal: Principal, per_minute: int, weight: int = 1) -> None:
+    """Count ``weight`` more requests of an identified key (a heavy read by its cost,
+    app.services.heavy); 429 past ``per_minute``."""
     if principal.key_id is None or per_minute <= 0:
         return
     moment = time.time()
-    window = int(moment // RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS
+    window = _window(moment)
     key_id = principal.key_id
-
-    def work(session: Session) -> int:
-        repo = KeyRepository(session)
-        count = repo.count_request(key_id, window)
-        if count == 1:
-            repo.forget_windows_before(key_id, window)
-        if weight > 1:
-            # The rest of the weight on the row just counted (one statement, atomic).
-            count = int(
-                session.scalar(
-                    update(RateWindow)
-                    .where(RateWindow.key_id == key_id, RateWindow.window_start == window)
-                    .values(count=RateWindow.count + (weight - 1))
-                    .returning(RateWindow.count)
-                )
-                or count
-            )
-        return count
-
-    if db.run(work) > per_minute:
-        retry_after = int(window + RATE_WINDOW_SECONDS - moment) + 1
-        raise TooManyRequests(
-            f"more than {per_minute} requests this minute for this key; retry later", retry_after
-        )
+    count = db.run(lambda session: KeyRepository(session).count_requests(key_id, window, weight))
+    if count > per_minute:
+        raise _too_many(per_minute, window, moment)
 
 
 class AddressLimit:

@@ -8,8 +8,8 @@ from the earliest of them, which for results that extend the history is just the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
@@ -19,10 +19,12 @@ from app.core.errors import Conflict, FieldError, Invalid, NotFound
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import BatchItemOut, GameBatchIn, GameBatchOut
+from app.services.auth import ADMIN, Caller
 from app.services.events import new_game_event
 from app.services.history import NewEvent, validate
 from app.services.history import store as store_events
 from app.services.runtime import Runtime, runtime_for
+from app.services.unit_of_work import LadderWrite, Lock, UnitOfWork, run_write
 
 
 def check(
@@ -41,6 +43,14 @@ def check(
             runtimes[ladder_id] = runtime_for(ladder) if ladder is not None else None
 
     db.run(load, write=False)
+    return problems(items, runtimes)
+
+
+def problems(
+    items: Sequence[tuple[tuple[str | int, ...], NewEvent]],
+    runtimes: Mapping[str, Runtime | None],
+) -> list[FieldError]:
+    """:func:`check` given each ladder's runtime (None: the ladder does not exist)."""
     errors: list[FieldError] = []
     seen: dict[tuple[str, str, str], str] = {}
     for where, item in items:
@@ -82,9 +92,14 @@ class Stored:
     existing: int
 
 
-def apply(db: Database, items: Sequence[NewEvent]) -> GameBatchOut:
+def apply(
+    db: Database,
+    items: Sequence[NewEvent],
+    caller: Caller = ADMIN,
+    check_all: Callable[[UnitOfWork], None] | None = None,
+) -> GameBatchOut:
     """Store the (validated) items atomically; the same id with the same body is no-op."""
-    stored = store(db, items)
+    stored = store(db, items, caller, check_all)
     return GameBatchOut(
         created=stored.created,
         existing=stored.existing,
@@ -96,82 +111,106 @@ def apply(db: Database, items: Sequence[NewEvent]) -> GameBatchOut:
     )
 
 
-def store(db: Database, items: Sequence[NewEvent]) -> Stored:
-    """:func:`apply` without its response (an import's chunk needs only the counts)."""
+def store(
+    db: Database,
+    items: Sequence[NewEvent],
+    caller: Caller = ADMIN,
+    check_all: Callable[[UnitOfWork], None] | None = None,
+) -> Stored:
+    """:func:`apply` without its response (an import's chunk needs only the counts).
+    ``check_all``: refuses the items in the unit, before anything is stored."""
+    by_ladder: dict[str, list[tuple[int, NewEvent]]] = {}
+    for index, item in enumerate(items):
+        by_ladder.setdefault(item.ladder_id, []).append((index, item))
 
-    def work(session: Session) -> tuple[list[Outcome], int, Counter[tuple[str, str]], Counter[str]]:
-        ladders = LadderRepository(session)
-        events = EventRepository(session)
-        outcomes: dict[int, Outcome] = {}
-        recomputed = 0
-        created: Counter[tuple[str, str]] = Counter()
-        #: Events replayed per ladder because new ones came before stored ones (what the
-        #: recomputation metrics count; extending history is not a recomputation).
-        replayed_late: Counter[str] = Counter()
-        by_ladder: dict[str, list[tuple[int, NewEvent]]] = {}
-        for index, item in enumerate(items):
-            by_ladder.setdefault(item.ladder_id, []).append((index, item))
+    def work(unit: UnitOfWork) -> _Batch:
+        for ladder_id in sorted(by_ladder):
+            unit.admit(caller, ladder_id)
+        if check_all is not None:
+            check_all(unit)
+        batch = _Batch()
         for ladder_id in sorted(by_ladder):  # a fixed order: two batches never deadlock
-            ladder = ladders.get_locked(ladder_id, exclusive=True)
-            if ladder is None:
-                raise NotFound(f"ladder {ladder_id!r} does not exist")
-            stored = events.find_many(
-                ladder_id, [key for _, item in by_ladder[ladder_id] if (key := item.id_key)]
-            )
-            fresh: list[tuple[int, NewEvent]] = []
-            #: The first of each id in the batch (check() refused different bodies).
-            first: dict[tuple[str, str], int] = {}
-            repeats: list[tuple[int, tuple[str, str]]] = []
-            for index, item in by_ladder[ladder_id]:
-                key = item.id_key
-                if key is None:
-                    fresh.append((index, item))
-                elif key in first:
-                    repeats.append((index, key))
-                elif (found := stored.get(key)) is not None:
-                    if found.body_hash != item.body_hash:
-                        raise Conflict(
-                            f"{item.kind} {item.external_id!r} already exists in ladder "
-                            f"{ladder_id!r} with a different body; nothing was stored"
-                        )
-                    outcomes[index] = (ladder_id, item.external_id, found.seq, EXISTING)
-                    first[key] = index
-                else:
-                    fresh.append((index, item))
-                    first[key] = index
-            seqs, count, late = store_events(session, ladder, [item for _, item in fresh])
-            for (index, item), seq in zip(fresh, seqs, strict=True):
-                outcomes[index] = (ladder_id, item.external_id, seq, CREATED)
-                created[(ladder_id, item.kind)] += 1
-            for index, key in repeats:
-                outcomes[index] = (ladder_id, key[1], outcomes[first[key]][2], EXISTING)
-            recomputed += count
-            if late:
-                replayed_late[ladder_id] += count
-        return [outcomes[i] for i in range(len(items))], recomputed, created, replayed_late
+            _store_ladder(unit.ladder(ladder_id), by_ladder[ladder_id], batch)
+        return batch
 
-    ordered, recomputed, created, replayed_late = db.run(work)
-    systems = {ladder_id: _system_of(db, ladder_id) for ladder_id, _ in created}
-    for (ladder_id, kind), count in created.items():
-        metrics.record_applied(ladder_id, systems[ladder_id], kind, count)
-    for ladder_id, count in replayed_late.items():
-        metrics.record_recomputed(ladder_id, systems[ladder_id], count)
-    total = sum(created.values())
-    return Stored(ordered, recomputed, total, len(ordered) - total)
+    batch = run_write(db, work, lock=Lock.EXCLUSIVE)
+    for (ladder_id, kind), count in batch.created.items():
+        metrics.record_applied(ladder_id, batch.systems[ladder_id], kind, count)
+    for ladder_id, count in batch.replayed_late.items():
+        metrics.record_recomputed(ladder_id, batch.systems[ladder_id], count)
+    total = sum(batch.created.values())
+    outcomes = [batch.outcomes[i] for i in range(len(items))]
+    return Stored(outcomes, batch.recomputed, total, len(outcomes) - total)
 
 
-def _system_of(db: Database, ladder_id: str) -> str:
-    def work(session: Session) -> str:
-        ladder = LadderRepository(session).get(ladder_id)
-        return ladder.system if ladder is not None else "unknown"
+@dataclass(slots=True)
+class _Batch:
+    """What a batch's transaction did, ladder by ladder."""
 
-    return db.run(work, write=False)
+    outcomes: dict[int, Outcome] = field(default_factory=dict)
+    recomputed: int = 0
+    created: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: Events replayed per ladder because new ones came before stored ones (what the
+    #: recomputation metrics count; extending history is not a recomputation).
+    replayed_late: Counter[str] = field(default_factory=Counter)
+    systems: dict[str, str] = field(default_factory=dict)
 
 
-def submit_games(db: Database, body: GameBatchIn) -> GameBatchOut:
-    """POST /games/batch: all valid and stored together, or a 422 listing every problem."""
-    items = [(("games", index), new_game_event(game)) for index, game in enumerate(body.games)]
-    errors = check(db, items)
-    if errors:
-        raise Invalid(f"{len(errors)} problem(s) in the batch; nothing was stored", errors=errors)
-    return apply(db, [item for _, item in items])
+def _store_ladder(write: LadderWrite, items: list[tuple[int, NewEvent]], batch: _Batch) -> None:
+    ladder_id = write.ladder.id
+    batch.systems[ladder_id] = write.runtime.info.id
+    stored = EventRepository(write.session).find_many(
+        ladder_id, [key for _, item in items if (key := item.id_key)]
+    )
+    fresh: list[tuple[int, NewEvent]] = []
+    #: The first of each id in the batch (check() refused different bodies).
+    first: dict[tuple[str, str], int] = {}
+    repeats: list[tuple[int, tuple[str, str]]] = []
+    for index, item in items:
+        key = item.id_key
+        if key is None:
+            fresh.append((index, item))
+        elif key in first:
+            repeats.append((index, key))
+        elif (found := stored.get(key)) is not None:
+            if found.body_hash != item.body_hash:
+                raise Conflict(
+                    f"{item.kind} {item.external_id!r} already exists in ladder "
+                    f"{ladder_id!r} with a different body; nothing was stored"
+                )
+            batch.outcomes[index] = (ladder_id, item.external_id, found.seq, EXISTING)
+            first[key] = index
+        else:
+            fresh.append((index, item))
+            first[key] = index
+    seqs, count, late = store_events(write, [item for _, item in fresh])
+    for (index, item), seq in zip(fresh, seqs, strict=True):
+        batch.outcomes[index] = (ladder_id, item.external_id, seq, CREATED)
+        batch.created[(ladder_id, item.kind)] += 1
+    for index, key in repeats:
+        batch.outcomes[index] = (ladder_id, key[1], batch.outcomes[first[key]][2], EXISTING)
+    batch.recomputed += count
+    if late:
+        batch.replayed_late[ladder_id] += count
+
+
+def submit_games(db: Database, body: GameBatchIn, caller: Caller = ADMIN) -> GameBatchOut:
+    """POST /games/batch: all valid and stored together, or a 422 listing every problem, in
+    one unit of work (the caller admitted to every ladder named first: a key never learns
+    which of the ladders it may not see exist)."""
+    located = [(("games", index), new_game_event(game)) for index, game in enumerate(body.games)]
+    items = [item for _, item in located]
+
+    def check_all(unit: UnitOfWork) -> None:
+        runtimes: dict[str, Runtime | None] = {}
+        for ladder_id in sorted({item.ladder_id for item in items}):
+            try:
+                runtimes[ladder_id] = unit.ladder(ladder_id).runtime
+            except NotFound:
+                runtimes[ladder_id] = None
+        errors = problems(located, runtimes)
+        if errors:
+            count = len(errors)
+            raise Invalid(f"{count} problem(s) in the batch; nothing was stored", errors=errors)
+
+    return apply(db, items, caller, check_all)

@@ -13,15 +13,9 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy.orm import Session
-
-from app.models import Ladder
 from app.repositories.changes import ChangeRepository
-from app.repositories.events import EventRepository
 from app.repositories.ratings import RatingKey
-from app.services.conversion import stored_to_engine
-from app.services.replay import db_keys
-from app.services.runtime import Runtime
+from app.services.unit_of_work import LadderWrite
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +59,10 @@ class Cone:
 
 
 def find_cone(
-    session: Session,
-    ladder: Ladder,
-    runtime: Runtime,
-    start: datetime,
-    changed: Collection[int],
-    page: int,
+    write: LadderWrite, start: datetime, fresh: Iterable[Fresh], changed: Collection[int]
 ) -> Cone:
-    """The dependency cone of the ``changed`` events.
+    """The dependency cone of the ``changed`` events, given where the live ones stand now
+    (``fresh``).
 
     A rating is *dirty* from the first place where its history differs: where a changed
     event stood before (its stored changes) or stands now (its current body), or where an
@@ -85,21 +75,7 @@ def find_cone(
     after it became dirty belongs to the cone, so once they are deleted its newest
     surviving change is where its replay starts.
     """
-    per_faction = runtime.info.per_faction
-    waiting = deque(
-        sorted(
-            (
-                Fresh(
-                    row.occurred_at,
-                    row.seq,
-                    frozenset(db_keys(runtime, stored_to_engine(row.kind, row.body, per_faction))),
-                )
-                for page in EventRepository(session).live_rows_of(ladder.id, sorted(changed), page)
-                for row in page
-            ),
-            key=lambda fresh: (fresh.occurred_at, fresh.seq),
-        )
-    )
+    waiting = deque(sorted(fresh, key=lambda one: (one.occurred_at, one.seq)))
     dirty: set[RatingKey] = set()
     cone = Cone()
 
@@ -128,7 +104,8 @@ def find_cone(
             last_seen[key] = change_id
         return keys
 
-    changes = ChangeRepository(session)
+    changes = ChangeRepository(write.session)
+    ladder = write.ladder
     # Up to the last changed event's new place, stored events and changed ones interleave;
     # from it only stored events come (and that event's own old changes, if it was corrected
     # in place), and their times are not needed.
@@ -139,8 +116,8 @@ def find_cone(
             while waiting and (waiting[0].occurred_at, waiting[0].seq) < (at, seq):
                 admit(waiting.popleft())
             meet(seq, seen(rows))
-    for fresh in waiting:
-        admit(fresh)
+    for one in waiting:
+        admit(one)
     untimed = changes.positions_after(ladder.id, start, last)
     for seq, entries in groupby(untimed, key=itemgetter(0)):
         meet(seq, seen(entries))

@@ -12,8 +12,8 @@ import anyio.to_thread
 from sqlalchemy.orm import Session
 
 from app.core import metrics
-from app.core.database import Database, Lock, Retry
-from app.core.errors import Conflict, NotFound
+from app.core.database import Database
+from app.core.errors import Conflict, DomainError, NotFound
 from app.engine.ledger import event_keys, event_ranks, event_teams, rate_event
 from app.engine.types import Change as EngineChange
 from app.models import Change, Event
@@ -21,6 +21,8 @@ from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import ChangeOut, GameIn, GameOut, TournamentIn, TournamentOut
+from app.services import auth
+from app.services.auth import ADMIN, Caller, Principal
 from app.services.conversion import (
     GAME,
     TOURNAMENT,
@@ -28,16 +30,8 @@ from app.services.conversion import (
     tournament_time,
     tournament_to_engine,
 )
-from app.services.group_commit import committer_for
-from app.services.history import (
-    Created,
-    Existing,
-    NewEvent,
-    record,
-    rerate,
-    states_as_of,
-    validate,
-)
+from app.services.group_commit import GroupCommitter
+from app.services.history import NewEvent, record, rerate, states_as_of, validate
 from app.services.runtime import (
     Runtime,
     decode_state,
@@ -47,6 +41,15 @@ from app.services.runtime import (
     require_ladder,
     runtime_for,
 )
+from app.services.unit_of_work import (
+    Created,
+    Existing,
+    LadderWrite,
+    Lock,
+    Recomputed,
+    UnitOfWork,
+    run_write,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +58,12 @@ class Submitted:
     body: GameOut | TournamentOut
 
 
-def _load_runtime(db: Database, ladder_id: str) -> Runtime:
-    def work(session: Session) -> Runtime:
-        return runtime_for(require_ladder(LadderRepository(session).get(ladder_id), ladder_id))
-
-    return db.run(work, write=False)
+def verified(db: Database, caller: Caller, ladder_id: str) -> Principal:
+    """The caller of a request that writes nothing (a dry run), verified and counted in a
+    transaction of its own, with its right to the ladder (401, 403, 404, 429)."""
+    principal = auth.authenticate(db, caller) if isinstance(caller, auth.KeyClaim) else caller
+    principal.check_ladder(ladder_id)
+    return principal
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,42 +199,56 @@ def _shown_factions(kind: str, body: Mapping[str, Any], count: int) -> list[str 
     return [None] * count
 
 
-def _answer_new(new: NewEvent, created: Created) -> GameOut | TournamentOut:
-    """The response to a newly recorded event, from the rows just written."""
+def _answer(
+    new: NewEvent, seq: int, changes: list[dict[str, Any]], runtime: Runtime, *counts: int
+) -> GameOut | TournamentOut:
+    """The response to an event just written, from the rows the unit wrote (memory)."""
     view = EventView(
-        new.ladder_id,
-        new.kind,
-        new.external_id,
-        created.seq,
-        new.occurred_at,
-        new.rated,
-        False,
-        new.body,
+        new.ladder_id, new.kind, new.external_id, seq, new.occurred_at, new.rated, False, new.body
     )
-    return event_out(created.runtime, view, created.changes)
+    return event_out(runtime, view, changes, *counts)
 
 
-def _submit(db: Database, new: NewEvent, *, dry_run: bool) -> Submitted:
+def _stored_answer(write: LadderWrite, seq: int) -> GameOut | TournamentOut:
+    """The response of a stored event, as stored now (a repeat's: 200)."""
+    event = write.session.get(Event, seq)
+    assert event is not None
+    return event_out(write.runtime, event, ChangeRepository(write.session).of_event(seq))
+
+
+def _submitted(
+    write: LadderWrite, new: NewEvent, recorded: Created | Existing | Recomputed
+) -> Submitted:
+    if isinstance(recorded, Created):
+        return Submitted(201, _answer(new, recorded.seq, recorded.changes, recorded.runtime))
+    if isinstance(recorded, Existing):
+        return Submitted(200, _stored_answer(write, recorded.seq))
+    counts = (recorded.events, recorded.players)
+    return Submitted(201, _answer(new, recorded.seq, recorded.changes, recorded.runtime, *counts))
+
+
+def _submit(
+    db: Database,
+    new: NewEvent,
+    caller: Caller,
+    *,
+    dry_run: bool,
+    late: bool | None = None,
+    lock: Lock = Lock.SHARED,
+) -> Submitted:
+    """Record one event in a unit of work of its own (``late``, ``lock``: what a group that
+    handed it back found)."""
     if dry_run:
+        verified(db, caller, new.ladder_id)
         return Submitted(200, _dry_run(db, new))
 
-    def work(session: Session, lock: Lock) -> tuple[Submitted, str] | Retry:
-        recorded = record(session, new.ladder_id, new, lock=lock)
-        if isinstance(recorded, Retry):
-            return recorded
-        if isinstance(recorded, Created):
-            return Submitted(201, _answer_new(new, recorded)), recorded.runtime.info.id
-        ladder = require_ladder(LadderRepository(session).get(new.ladder_id), new.ladder_id)
-        runtime = runtime_for(ladder)
-        event = session.get(Event, recorded.seq)
-        assert event is not None
-        changes = ChangeRepository(session).of_event(recorded.seq)
-        if isinstance(recorded, Existing):
-            return Submitted(200, event_out(runtime, event, changes)), runtime.info.id
-        out = event_out(runtime, event, changes, recorded.events, recorded.players)
-        return Submitted(201, out), runtime.info.id
+    def work(unit: UnitOfWork) -> tuple[Submitted, str]:
+        unit.admit(caller, new.ladder_id)
+        write = unit.ladder(new.ladder_id)
+        recorded = record(write, new, late=late)
+        return _submitted(write, new, recorded), write.runtime.info.id
 
-    submitted, system = db.run_escalating(work)
+    submitted, system = run_write(db, work, lock=lock)
     if submitted.status == 201:
         metrics.record_applied(new.ladder_id, system, new.kind)
         metrics.record_recomputed(new.ladder_id, system, submitted.body.recomputed_events)
@@ -311,27 +329,38 @@ def new_tournament_event(body: TournamentIn) -> NewEvent:
     )
 
 
-def submit_game(db: Database, body: GameIn, *, dry_run: bool = False) -> Submitted:
-    return _submit(db, new_game_event(body), dry_run=dry_run)
+def submit_game(
+    db: Database, body: GameIn, *, caller: Caller = ADMIN, dry_run: bool = False
+) -> Submitted:
+    return _submit(db, new_game_event(body), caller, dry_run=dry_run)
 
 
-async def submit_game_grouped(db: Database, body: GameIn, max_group: int) -> Submitted:
+async def submit_game_grouped(
+    committer: GroupCommitter, body: GameIn, caller: Caller = ADMIN
+) -> Submitted:
     """POST /games under load: recorded together with the games arriving beside it.
 
-    What the group cannot take (a late game, a repeated id, a ladder-wide system) is
-    recorded on its own, in a worker thread, exactly as :func:`submit_game` does.
+    What the group hands back (a late game, a repeated id, a ladder-wide system, ...) is
+    recorded on its own, in a worker thread, starting where the group found it must
+    (:class:`~app.services.unit_of_work.Deferred`).
     """
     new = new_game_event(body)
-    recorded = await committer_for(db, max_group).submit(new)
+    recorded = await committer.submit(new, caller)
+    if isinstance(recorded, DomainError):
+        raise recorded
     if isinstance(recorded, Created):
         metrics.record_applied(body.ladder, recorded.runtime.info.id, new.kind)
-        return Submitted(201, _answer_new(new, recorded))
-    one_by_one = functools.partial(_submit, db, new, dry_run=False)
+        return Submitted(201, _answer(new, recorded.seq, recorded.changes, recorded.runtime))
+    one_by_one = functools.partial(
+        _submit, committer.db, new, caller, dry_run=False, late=recorded.late, lock=recorded.lock
+    )
     return await anyio.to_thread.run_sync(one_by_one)
 
 
-def submit_tournament(db: Database, body: TournamentIn, *, dry_run: bool = False) -> Submitted:
-    return _submit(db, new_tournament_event(body), dry_run=dry_run)
+def submit_tournament(
+    db: Database, body: TournamentIn, *, caller: Caller = ADMIN, dry_run: bool = False
+) -> Submitted:
+    return _submit(db, new_tournament_event(body), caller, dry_run=dry_run)
 
 
 def get_event(db: Database, ladder_id: str, kind: str, external_id: str) -> GameOut | TournamentOut:
@@ -347,19 +376,16 @@ def get_event(db: Database, ladder_id: str, kind: str, external_id: str) -> Game
 
 
 def correct_event(
-    db: Database, ladder_id: str, external_id: str, new: NewEvent
+    db: Database, ladder_id: str, external_id: str, new: NewEvent, caller: Caller = ADMIN
 ) -> GameOut | TournamentOut:
     """Replace a stored result and re-rate what it moves, from the earlier of the two times
     (its dependency cone, holding the cone's rating rows; :func:`rerate`)."""
-    runtime = _load_runtime(db, ladder_id)
-    validate(runtime, new.event)
 
-    def work(session: Session, lock: Lock) -> tuple[GameOut | TournamentOut] | Retry:
-        ladder = require_ladder(
-            LadderRepository(session).get_locked(ladder_id, exclusive=lock is Lock.LADDER),
-            ladder_id,
-        )
-        event = EventRepository(session).find(ladder_id, new.kind, external_id, lock=True)
+    def work(unit: UnitOfWork) -> tuple[GameOut | TournamentOut, str]:
+        unit.admit(caller, ladder_id)
+        write = unit.ladder(ladder_id)
+        validate(write.runtime, new.event)
+        event = EventRepository(write.session).find(ladder_id, new.kind, external_id, lock=True)
         if event is None:
             raise NotFound(f"{new.kind} {external_id!r} does not exist in ladder {ladder_id!r}")
         start = min(event.occurred_at, new.occurred_at)
@@ -370,46 +396,38 @@ def correct_event(
         event.tournament = new.tournament
         event.voided_at = None
         event.voided_changes = None
-        session.flush()
-        recomputed = rerate(session, ladder, start, [event.seq], lock)
-        if isinstance(recomputed, Retry):
-            return recomputed
-        changes = ChangeRepository(session).of_event(event.seq)
-        return (event_out(runtime, event, changes, *recomputed),)
+        write.session.flush()
+        recomputed = rerate(write, start, {event.seq: new})
+        out = _answer(new, event.seq, write.written.get(event.seq, []), write.runtime, *recomputed)
+        return out, write.runtime.info.id
 
-    [out] = db.run_escalating(work, start=Lock.CONE)
-    metrics.record_recomputed(ladder_id, runtime.info.id, out.recomputed_events)
+    out, system = run_write(db, work)
+    metrics.record_recomputed(ladder_id, system, out.recomputed_events)
     return out
 
 
 def void_event(
-    db: Database, ladder_id: str, kind: str, external_id: str
+    db: Database, ladder_id: str, kind: str, external_id: str, caller: Caller = ADMIN
 ) -> GameOut | TournamentOut:
     """Void a result: it stays in history, marked voided, and changes no rating; what it
     moved is re-rated (its dependency cone, holding the cone's rating rows)."""
 
-    def work(session: Session, lock: Lock) -> tuple[GameOut | TournamentOut, str] | Retry:
-        ladder = require_ladder(
-            LadderRepository(session).get_locked(ladder_id, exclusive=lock is Lock.LADDER),
-            ladder_id,
-        )
-        runtime = runtime_for(ladder)
-        event = EventRepository(session).find(ladder_id, kind, external_id, lock=True)
+    def work(unit: UnitOfWork) -> tuple[GameOut | TournamentOut, str]:
+        unit.admit(caller, ladder_id)
+        write = unit.ladder(ladder_id)
+        event = EventRepository(write.session).find(ladder_id, kind, external_id, lock=True)
         if event is None:
             raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
         recomputed = (0, 0)
         if event.voided_at is None:
             event.voided_at = now()
-            changes = ChangeRepository(session).of_event(event.seq)
+            changes = ChangeRepository(write.session).of_event(event.seq)
             event.voided_changes = [_voided_snapshot(c) for c in changes]
-            session.flush()
-            rerated = rerate(session, ladder, event.occurred_at, [event.seq], lock)
-            if isinstance(rerated, Retry):
-                return rerated
-            recomputed = rerated
-        return event_out(runtime, event, [], *recomputed), runtime.info.id
+            write.session.flush()
+            recomputed = rerate(write, event.occurred_at, {event.seq: None})
+        return event_out(write.runtime, event, [], *recomputed), write.runtime.info.id
 
-    out, system = db.run_escalating(work, start=Lock.CONE)
+    out, system = run_write(db, work)
     metrics.record_recomputed(ladder_id, system, out.recomputed_events)
     return out
 
@@ -430,12 +448,12 @@ def _voided_snapshot(change: Change) -> dict[str, Any]:
 
 
 def correct_game(
-    db: Database, ladder_id: str, external_id: str, body: GameIn
+    db: Database, ladder_id: str, external_id: str, body: GameIn, caller: Caller = ADMIN
 ) -> GameOut | TournamentOut:
-    return correct_event(db, ladder_id, external_id, new_game_event(body))
+    return correct_event(db, ladder_id, external_id, new_game_event(body), caller)
 
 
 def correct_tournament(
-    db: Database, ladder_id: str, external_id: str, body: TournamentIn
+    db: Database, ladder_id: str, external_id: str, body: TournamentIn, caller: Caller = ADMIN
 ) -> GameOut | TournamentOut:
-    return correct_event(db, ladder_id, external_id, new_tournament_event(body))
+    return correct_event(db, ladder_id, external_id, new_tournament_event(body), caller)

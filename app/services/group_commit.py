@@ -4,8 +4,10 @@ A transaction per game costs a pool checkout, a dozen statements, a commit (a WA
 a thread hand-off per request. Under load most of that is the same work repeated, so each
 process has one writer thread: requests queue their games and wait; the writer takes what
 has queued up (at most ``max_group``), records each ladder's games together with
-:func:`app.services.history.append_group`, commits once, and wakes every waiter. A lone
-request is written at once (no waiting for company), so latency at low load is unchanged.
+:func:`app.services.history.append_group` in one unit of work (which also verifies and counts
+the callers' API keys), commits once, and wakes every waiter. A lone request is written at
+once (no waiting for company), so latency at low load is unchanged. The app owns its
+committer (``app.state``), created on first use.
 
 Nothing is acknowledged before its commit: a waiter learns its result only after it.
 """
@@ -15,16 +17,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import weakref
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from app.core.database import Database
-from app.core.errors import Invalid
-from app.services.history import DEFERRED, Appended, NewEvent, append_group
+from app.core.errors import DomainError, Invalid, NotFound
+from app.services.auth import ADMIN, Caller
+from app.services.history import Appended, NewEvent, append_group
+from app.services.unit_of_work import Deferred, UnitOfWork, Why, run_write
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +36,13 @@ IDLE_SECONDS = 5.0
 @dataclass(frozen=True, slots=True)
 class _Waiter:
     new: NewEvent
+    caller: Caller
     future: asyncio.Future[Appended]
     loop: asyncio.AbstractEventLoop
 
 
 class GroupCommitter:
-    """One per process and database: a queue of games and the thread that writes them."""
+    """One per app: a queue of games and the thread that writes them."""
 
     def __init__(self, db: Database, max_group: int) -> None:
         self.db = db
@@ -49,12 +51,12 @@ class GroupCommitter:
         self._queue: deque[_Waiter] = deque()
         self._writer: threading.Thread | None = None
 
-    async def submit(self, new: NewEvent) -> Appended:
+    async def submit(self, new: NewEvent, caller: Caller) -> Appended:
         """Record ``new`` with whatever else is waiting; its result once committed."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Appended] = loop.create_future()
         with self._wake:
-            self._queue.append(_Waiter(new, future, loop))
+            self._queue.append(_Waiter(new, caller, future, loop))
             if self._writer is None:
                 self._writer = threading.Thread(
                     target=self._run, name="ratings-group-commit", daemon=True
@@ -82,27 +84,52 @@ class GroupCommitter:
         for ladder_id, waiters in by_ladder.items():
             results: Sequence[Appended | BaseException]
             try:
-                results = record_group(self.db, ladder_id, [w.new for w in waiters])
+                results = record_group(
+                    self.db, ladder_id, [w.new for w in waiters], [w.caller for w in waiters]
+                )
             except Exception as exc:  # every waiter of the group learns the failure
                 results = [exc] * len(waiters)
             _settle_soon(list(zip(waiters, results, strict=True)))
 
 
-def record_group(db: Database, ladder_id: str, items: Sequence[NewEvent]) -> list[Appended]:
-    """One transaction for ``items`` (a race lost to another replica runs it again, and the
-    ids it stored are then handed back as repeats)."""
+def record_group(
+    db: Database,
+    ladder_id: str,
+    items: Sequence[NewEvent],
+    callers: Sequence[Caller] | None = None,
+) -> list[Appended]:
+    """One unit of work for ``items`` (a race lost to another replica runs it again, and the
+    ids it stored are then handed back as repeats). ``callers``: who sent each (the admin
+    where not given); a caller refused (401, 403, 404, 429) gets its refusal."""
+    callers = list(callers) if callers is not None else [ADMIN] * len(items)
 
-    def work(session: Session) -> list[Appended]:
-        return append_group(session, ladder_id, items)
+    def work(unit: UnitOfWork) -> list[Appended]:
+        admitted = unit.admission.admit(callers, ladder_id)
+        results: list[Appended] = [
+            refusal if isinstance(refusal, DomainError) else Deferred(Why.LADDER_BUSY)
+            for refusal in admitted
+        ]
+        taken = [i for i, refusal in enumerate(admitted) if not isinstance(refusal, DomainError)]
+        if not taken:
+            return results
+        try:
+            write = unit.ladder_unless_busy(ladder_id)
+        except NotFound as exc:
+            return [exc if i in taken else result for i, result in enumerate(results)]
+        if write is None:
+            return results
+        for index, done in zip(taken, append_group(write, [items[i] for i in taken]), strict=True):
+            results[index] = done
+        return results
 
     try:
-        return db.run(work)
+        return run_write(db, work)
     except Invalid:
         # One of them cannot be rated (its result overflows): it must not fail the others,
         # so each goes its own way, where only that one is refused.
         if len(items) == 1:
             raise
-        return [DEFERRED for _ in items]
+        return [Deferred(Why.UNRATABLE) for _ in items]
 
 
 def _settle_soon(settled: Sequence[tuple[_Waiter, Appended | BaseException]]) -> None:
@@ -128,16 +155,3 @@ def _settle_all(pairs: Sequence[tuple[_Waiter, Appended | BaseException]]) -> No
             future.set_exception(result)
         else:
             future.set_result(result)
-
-
-_committers: weakref.WeakKeyDictionary[Database, GroupCommitter] = weakref.WeakKeyDictionary()
-_committers_lock = threading.Lock()
-
-
-def committer_for(db: Database, max_group: int) -> GroupCommitter:
-    """The process's committer for ``db`` (created on first use)."""
-    with _committers_lock:
-        committer = _committers.get(db)
-        if committer is None:
-            committer = _committers[db] = GroupCommitter(db, max_group)
-        return committer

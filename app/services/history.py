@@ -1,43 +1,45 @@
 """Recording events in a ladder's history, and recomputing what follows them.
 
-Order of history is (time, arrival): ``occurred_at`` then ``seq``. An ordinary event locks the
-ladder shared and its players' rating rows exclusively (sorted, so never a deadlock), then
-extends each rating's chain of changes. An event that is late (earlier than something already
-applied to one of its ratings), a correction and a void re-rate what depends on them, their
-dependency cone (:func:`rerate`), holding the ladder shared and the cone's rating rows (the
-ladder exclusively when another writer holds one of them); an event of a ladder-scoped system
-needs the ladder's exclusive lock and recomputes everything from its time onward
-(:func:`recompute`).
+Order of history is (time, arrival): ``occurred_at`` then ``seq``. Every operation here works
+in a :class:`~app.services.unit_of_work.LadderWrite` (the ladder locked and read once, its
+rating rows, its writer) and returns one of the outcomes documented in
+app/services/unit_of_work.py. An ordinary event locks its players' rating rows (sorted, so
+never a deadlock) and extends each rating's chain of changes. An event that is late (earlier
+than something already applied to one of its ratings), a correction and a void re-rate what
+depends on them, their dependency cone (:func:`rerate`), holding the ladder shared and the
+cone's rating rows, or ask for the ladder exclusively when another writer holds one of them;
+an event of a ladder-scoped system needs the ladder exclusively and recomputes everything from
+its time onward (:func:`recompute`).
 
 Every path rates through one loop, :class:`app.services.replay.Replay` over the engine's
-:func:`app.engine.ledger.replay`: recording one event, a group of them, a batch or an import
-chunk, and recomputation, so they cannot disagree.
+:func:`app.engine.ledger.replay`, so they cannot disagree. New and corrected events are rated
+from memory (:data:`Changed`); only stored events are read back.
+
+The writer's held writes are sent before anything here reads what the unit wrote: at the
+start of a recomputation of the whole tail, which reads the new events back
+(:func:`_recompute_tail`), and before a ladder-wide state re-derives every rating row
+(``Replay.finish``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy.orm import Session
-
-from app.core.database import Lock, Retry
-from app.core.errors import Conflict, DomainError, Invalid, NotFound
+from app.core.errors import Conflict, DomainError, Invalid
 from app.engine.errors import InvalidEvent
 from app.engine.ledger import validate_game
 from app.engine.protocols import GameRater, TournamentRater
 from app.engine.types import Game, LadderEvent, PlayerKey, PlayerState, Tournament
 from app.models import Event, Ladder
 from app.repositories.changes import ChangeRepository
-from app.repositories.events import EventRepository
-from app.repositories.history import history_writer
-from app.repositories.ladders import LadderRepository
+from app.repositories.events import EventRepository, LiveRow
 from app.repositories.ratings import RatingKey, RatingRepository
-from app.services.cone import Cone, find_cone
+from app.services.cone import Cone, Fresh, find_cone
 from app.services.conversion import stored_to_engine
-from app.services.replay import Placed, Replay, db_keys, fresh_row
+from app.services.replay import Placed, Replay, db_keys
 from app.services.runtime import (
     Runtime,
     body_hash,
@@ -47,8 +49,16 @@ from app.services.runtime import (
     now,
     plain,
     refused,
-    require_ladder,
-    runtime_for,
+)
+from app.services.unit_of_work import (
+    Created,
+    Deferred,
+    Escalate,
+    Existing,
+    LadderWrite,
+    Lock,
+    Recomputed,
+    Why,
 )
 
 #: Events read and rated per page during recomputation: memory follows the page, not the
@@ -82,38 +92,10 @@ class NewEvent:
         return None if self.external_id is None else (self.kind, self.external_id)
 
 
-@dataclass(frozen=True, slots=True)
-class Created:
-    """Stored now at the end of its ratings' histories: its changes as written."""
-
-    seq: int
-    changes: list[dict[str, Any]]
-    runtime: Runtime
-
-
-@dataclass(frozen=True, slots=True)
-class Existing:
-    """Its id was stored already, with the same body: nothing changed."""
-
-    seq: int
-
-
-@dataclass(frozen=True, slots=True)
-class Recomputed:
-    """Stored before something already in history: what depends on it was re-rated
-    (``events`` stored events, ``players`` ratings; see :func:`recompute`)."""
-
-    seq: int
-    events: int
-    players: int
-
-
-@dataclass(frozen=True, slots=True)
-class Deferred:
-    """Not recorded by a group: it goes on its own (late, repeated, or ladder-wide)."""
-
-
-DEFERRED = Deferred()
+#: Events whose history changed, by seq: stored, corrected or voided since they were last
+#: rated. Where a :class:`NewEvent` is given, the event stands as it says (rated from memory);
+#: None: as the database has it now (not live, for a void).
+Changed = Mapping[int, NewEvent | None]
 
 #: What each game of a group became.
 Appended = Created | Deferred | DomainError
@@ -152,36 +134,29 @@ def validate(runtime: Runtime, event: LadderEvent) -> None:
 
 
 def record(
-    session: Session, ladder_id: str, new: NewEvent, *, lock: Lock
-) -> Created | Existing | Recomputed | Retry:
-    """Record ``new`` (idempotent on its ladder, kind and id) holding ``lock`` of its
-    ladder, or ask for more (:class:`Retry`): a late event re-rates its dependency cone
-    holding the cone's rating rows (:attr:`Retry.CONE`), an event of a ladder-wide system
-    needs the whole ladder (:attr:`Retry.EXCLUSIVE`)."""
-    ladders = LadderRepository(session)
-    events = EventRepository(session)
-    ladder = require_ladder(ladders.get_locked(ladder_id, exclusive=lock is Lock.LADDER), ladder_id)
-    runtime = runtime_for(ladder)
+    write: LadderWrite, new: NewEvent, *, late: bool | None = None
+) -> Created | Existing | Recomputed:
+    """Record ``new`` (idempotent on its ladder, kind and id). At the end of its ratings'
+    histories it extends them; late (``late``: known to be, else found out here from its
+    locked rows) it re-rates its dependency cone in the same transaction. A ladder-wide
+    system needs the ladder exclusively, and asks for it."""
+    runtime = write.runtime
     validate(runtime, new.event)
-    if runtime.info.ladder_scoped and lock is not Lock.LADDER:
-        return Retry.EXCLUSIVE
+    exclusive = write.lock is Lock.EXCLUSIVE
+    if runtime.info.ladder_scoped and not exclusive:
+        raise Escalate(Lock.EXCLUSIVE, "a ladder-wide system orders the whole ladder")
     if new.external_id is not None:
-        stored = events.find(ladder_id, new.kind, new.external_id)
+        stored = EventRepository(write.session).find(write.ladder.id, new.kind, new.external_id)
         if stored is not None:
             return _repeat(stored, new)
-    if lock is not Lock.CONE:
-        rows = _locked_rows(session, ladder, runtime, _keys(runtime, new))
-        if not _late(session, runtime, ladder_id, new, rows):
-            [created] = _extend(session, ladder, runtime, [new], rows)
+    if late is not True:
+        rows = write.lock_rows(db_keys(runtime, new.event), lock=not exclusive)
+        if not _late(write, new, rows):
+            [created] = _extend(write, [new], rows)
             return created
-        if lock is Lock.ROWS:
-            # The cone's rows are locked in one sorted statement, not added to these.
-            return Retry.CONE
-    [seq] = _write_events(session, [new])
-    recomputed = rerate(session, ladder, new.occurred_at, [seq], lock)
-    if isinstance(recomputed, Retry):
-        return recomputed
-    return Recomputed(seq, *recomputed)
+    [seq] = _write_events(write, [new])
+    events, players = rerate(write, new.occurred_at, {seq: new})
+    return Recomputed(seq, write.written.get(seq, []), events, players, runtime)
 
 
 def _repeat(stored: Event, new: NewEvent) -> Existing:
@@ -194,47 +169,24 @@ def _repeat(stored: Event, new: NewEvent) -> Existing:
     return Existing(stored.seq)
 
 
-def append_group(session: Session, ladder_id: str, items: Sequence[NewEvent]) -> list[Appended]:
-    """Record games that arrived together (group commit) in one transaction, in arrival
-    order, exactly as :func:`record` would one by one. What only extends history is
-    recorded here; the rest is handed back (:data:`DEFERRED`) for :func:`record`: late
-    games, ids already stored or repeated in the group, ladder-wide systems, every game of a
-    ladder whose exclusive lock is held and every game of a rating whose row another writer
-    holds (a recomputation must not stall the writer that serves every ladder)."""
-    locked, ladder = LadderRepository(session).try_lock_shared_and_get(ladder_id)
-    if not locked:
-        return [DEFERRED for _ in items]
-    if ladder is None:
-        return [NotFound(f"ladder {ladder_id!r} does not exist") for _ in items]
-    runtime = runtime_for(ladder)
+def append_group(write: LadderWrite, items: Sequence[NewEvent]) -> list[Appended]:
+    """Record games that arrived together (group commit), in arrival order, exactly as
+    :func:`record` would one by one. What only extends history is recorded here; the rest is
+    handed back (:class:`Deferred`, saying why) to be recorded on its own: late games, ids
+    already stored or repeated in the group, ladder-wide systems, and every game of a rating
+    whose row another writer holds (a recomputation must not stall the writer that serves
+    every ladder)."""
+    runtime = write.runtime
     if runtime.info.ladder_scoped:
-        return [DEFERRED for _ in items]
+        return [Deferred(Why.LADDER_WIDE) for _ in items]
     results: list[Appended | None] = [_refusal(runtime, new) for new in items]
-    candidates = _first_of_each_id(items, results)
-    stored = EventRepository(session).stored_ids(
-        ladder_id, [key for i in candidates if (key := items[i].id_key) is not None]
-    )
-    keys_of = {i: _keys(runtime, items[i]) for i in candidates if items[i].id_key not in stored}
-    wanted = [k for keys in keys_of.values() for k in keys]
-    rows = _locked_rows(session, ladder, runtime, wanted, skip_locked=True)
-    last_at = {key: row.last_event_at for key, row in rows.items()}
-    # Rows another writer holds (a late result re-rating its cone): their games, and every
-    # later game of the same ratings, are handed back so that this writer never waits.
-    held = set(wanted) - set(rows)
-    appended: list[int] = []
-    for index, keys in keys_of.items():  # in arrival order
-        if not held.isdisjoint(keys):
-            held.update(keys)
-            continue
-        at = items[index].occurred_at
-        if any((last := last_at[k]) is not None and last > at for k in keys):
-            continue  # late: handed back
-        appended.append(index)
-        last_at.update(dict.fromkeys(keys, at))
-    created = _extend(session, ladder, runtime, [items[i] for i in appended], rows)
+    keys_of = {i: db_keys(runtime, items[i].event) for i in _new_ids(write, items, results)}
+    rows = write.lock_rows([k for keys in keys_of.values() for k in keys], skip_locked=True)
+    appended = _extending(items, keys_of, rows, results)
+    created = _extend(write, [items[i] for i in appended], rows)
     for index, done in zip(appended, created, strict=True):
         results[index] = done
-    return [result if result is not None else DEFERRED for result in results]
+    return [result if result is not None else Deferred(Why.REPEAT) for result in results]
 
 
 def _refusal(runtime: Runtime, new: NewEvent) -> Invalid | None:
@@ -245,158 +197,221 @@ def _refusal(runtime: Runtime, new: NewEvent) -> Invalid | None:
     return None
 
 
-def _first_of_each_id(items: Sequence[NewEvent], results: Sequence[Appended | None]) -> list[int]:
-    """The valid items whose id has not come earlier in the group (repeats go one by one)."""
+def _new_ids(
+    write: LadderWrite, items: Sequence[NewEvent], results: Sequence[Appended | None]
+) -> list[int]:
+    """The valid items whose id is neither stored nor came earlier in the group (those go one
+    by one, as repeats)."""
     seen: set[tuple[str, str] | None] = set()
     first: list[int] = []
     for index, new in enumerate(items):
         if results[index] is None and new.id_key not in seen:
             seen.add(new.id_key)
             first.append(index)
-    return first
+    stored = EventRepository(write.session).stored_ids(
+        write.ladder.id, [key for i in first if (key := items[i].id_key) is not None]
+    )
+    return [i for i in first if items[i].id_key not in stored]
 
 
-def store(
-    session: Session, ladder: Ladder, items: Sequence[NewEvent]
-) -> tuple[list[int], int, bool]:
-    """Store new events (not stored yet; the caller holds the ladder's exclusive lock and
+def _extending(
+    items: Sequence[NewEvent],
+    keys_of: Mapping[int, Sequence[RatingKey]],
+    rows: Mapping[RatingKey, Any],
+    results: list[Appended | None],
+) -> list[int]:
+    """The items (in arrival order) that extend their ratings' histories; the others are
+    handed back in ``results``: late, or of a rating whose row another writer holds (and then
+    every later game of the same ratings too, so each rating's games keep their order)."""
+    last_at = {key: row.last_event_at for key, row in rows.items()}
+    held = {key for keys in keys_of.values() for key in keys} - rows.keys()
+    appended: list[int] = []
+    for index, keys in keys_of.items():
+        at = items[index].occurred_at
+        if not held.isdisjoint(keys):
+            held.update(keys)
+            results[index] = Deferred(Why.ROW_HELD)
+        elif any((last := last_at[k]) is not None and last > at for k in keys):
+            results[index] = Deferred(Why.LATE)
+        else:
+            appended.append(index)
+            last_at.update(dict.fromkeys(keys, at))
+    return appended
+
+
+def store(write: LadderWrite, items: Sequence[NewEvent]) -> tuple[list[int], int, bool]:
+    """Store new events (not stored yet; the unit holds the ladder exclusively and the caller
     checked their ids), in time order, then input order. Returns their seqs, the stored
     events re-rated (the new ones not included: see :func:`recompute`), and whether history
     before the end was recomputed (some came before a stored event)."""
     if not items:
         return [], 0, False
     ordered = sorted(range(len(items)), key=lambda i: (items[i].occurred_at, i))
-    runtime = runtime_for(ladder)
-    latest = EventRepository(session).latest(ladder.id)
+    latest = EventRepository(write.session).latest(write.ladder.id)
     first = items[ordered[0]].occurred_at
     seqs = [0] * len(items)
     if latest is None or latest[0] <= first:
-        keys = [k for i in ordered for k in _keys(runtime, items[i])]
-        rows = _locked_rows(session, ladder, runtime, keys, lock=False)
-        created = _extend(session, ladder, runtime, [items[i] for i in ordered], rows)
+        keys = [k for i in ordered for k in db_keys(write.runtime, items[i].event)]
+        rows = write.lock_rows(keys, lock=False)
+        created = _extend(write, [items[i] for i in ordered], rows)
         for index, done in zip(ordered, created, strict=True):
             seqs[index] = done.seq
         return seqs, 0, False
-    written = _write_events(session, [items[i] for i in ordered])
+    written = _write_events(write, [items[i] for i in ordered])
     for index, seq in zip(ordered, written, strict=True):
         seqs[index] = seq
-    count, _players = recompute(session, ladder, first, changed=written)
+    count, _players = recompute(
+        write, first, {seq: items[i] for i, seq in zip(ordered, written, strict=True)}
+    )
     return seqs, count, True
 
 
-def rerate(
-    session: Session, ladder: Ladder, start: datetime, changed: Collection[int], lock: Lock
-) -> tuple[int, int] | Retry:
-    """Re-rate what the ``changed`` events (stored, corrected or voided, all at or after
-    ``start``) can move, holding ``lock``: :func:`recompute` under the ladder's exclusive
-    lock; under :attr:`Lock.CONE`, their dependency cone with its rating rows locked.
+def rerate(write: LadderWrite, start: datetime, changed: Changed) -> tuple[int, int]:
+    """Re-rate what the ``changed`` events (all at or after ``start``) can move: under the
+    ladder's exclusive lock, :func:`recompute`; shared, their dependency cone with its rating
+    rows locked.
 
     The cone is found and its ratings' rows locked, without waiting (``SKIP LOCKED``): if
-    another writer holds one, the write takes the ladder instead (:attr:`Retry.EXCLUSIVE`).
-    Waiting for rows while holding others could deadlock, and under contention a cone that
-    waited was found to have grown by the writes it waited for, so that waiting and then
-    taking the ladder cost more than taking it at once (bench/README.md, "a late game holds
-    only its cone"). A write that committed between the search and the locks may have
+    another writer holds one, the write asks for the ladder instead. Waiting for rows while
+    holding others could deadlock, and under contention a cone that waited was found to have
+    grown by the writes it waited for, so that waiting and then taking the ladder cost more
+    than taking it at once. A write that committed between the search and the locks may have
     extended or re-rated a rating of the cone: then its row no longer ends where the search
     saw it end (:meth:`Cone.stands`), and the cone is found again and its new ratings locked.
-    Writes for other ratings go on meanwhile; a write for a locked one waits and then
-    extends what the re-rating left.
+    Writes for other ratings go on meanwhile; a write for a locked one waits and then extends
+    what the re-rating left. Returns (stored events re-rated, the changed ones not included;
+    ratings rewritten).
     """
-    runtime = runtime_for(ladder)
-    if lock is Lock.LADDER:
-        return recompute(session, ladder, start, changed=changed)
-    if runtime.info.ladder_scoped:
-        return Retry.EXCLUSIVE
-    changed = set(changed)
-    cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
-    locked: dict[RatingKey, Any] = {}
+    if write.lock is Lock.EXCLUSIVE:
+        return recompute(write, start, changed)
+    if write.runtime.info.ladder_scoped:
+        raise Escalate(Lock.EXCLUSIVE, "a ladder-wide system orders the whole ladder")
+    cone = find_cone(write, start, _fresh(write, changed), set(changed))
     for _round in range(CONE_ROUNDS):
-        wanted = sorted(cone.touched - locked.keys())
-        got = _locked_rows(session, ladder, runtime, wanted, skip_locked=True)
-        if len(got) < len(wanted):
+        wanted = sorted(cone.touched - write.rows.keys())
+        if len(_locked_rows(write, wanted)) < len(wanted):
             break
-        locked.update(got)
-        if cone.stands(locked, start):
-            return _rerate_cone(session, ladder, runtime, cone, changed)
-        cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
-    return Retry.EXCLUSIVE
+        if cone.stands(write.rows, start):
+            return _rerate_cone(write, cone, changed)
+        cone = find_cone(write, start, _fresh(write, changed), set(changed))
+    raise Escalate(Lock.EXCLUSIVE, "another writer holds a rating of the cone")
 
 
-def recompute(
-    session: Session, ladder: Ladder, start: datetime | None, *, changed: Collection[int] = ()
-) -> tuple[int, int]:
-    """Re-rate what follows ``start`` (``None``: everything, from scratch); the caller holds
-    the ladder's exclusive lock.
+def _locked_rows(write: LadderWrite, keys: Sequence[RatingKey]) -> dict[RatingKey, Any]:
+    """The cone's rows, locked without waiting (``SKIP LOCKED``): those another writer holds
+    are left out."""
+    return write.lock_rows(keys, skip_locked=True)
+
+
+def recompute(write: LadderWrite, start: datetime | None, changed: Changed = {}) -> tuple[int, int]:  # noqa: B006 (read only)
+    """Re-rate what follows ``start`` (``None``: everything, from scratch); the unit holds
+    the ladder exclusively.
 
     ``changed`` names the events stored, corrected or voided since they were last rated (all
     at or after ``start``). With them, a system whose events depend only on their own
-    ratings re-rates just their dependency cone (``cone.find_cone``): the replay is the same
+    ratings re-rates just their dependency cone (:func:`find_cone`): the replay is the same
     as the whole tail's for every event it rates, and the others could not move. Without them,
-    for a ladder-scoped system, or from scratch, every live event from ``start`` is
-    re-rated.
+    for a ladder-scoped system, or from scratch, every live event from ``start`` is re-rated.
 
     Returns (stored events re-rated, ``changed`` not included; ratings rewritten).
     """
-    runtime = runtime_for(ladder)
-    changed = set(changed)
-    if start is None or not changed or runtime.info.ladder_scoped:
-        return _recompute_tail(session, ladder, runtime, start, changed)
-    cone = find_cone(session, ladder, runtime, start, changed, EVENT_PAGE)
-    return _rerate_cone(session, ladder, runtime, cone, changed)
+    if start is None or not changed or write.runtime.info.ladder_scoped:
+        return _recompute_tail(write, start, changed)
+    cone = find_cone(write, start, _fresh(write, changed), set(changed))
+    return _rerate_cone(write, cone, changed)
 
 
-def _rerate_cone(
-    session: Session, ladder: Ladder, runtime: Runtime, cone: Cone, changed: Collection[int]
-) -> tuple[int, int]:
+def _fresh(write: LadderWrite, changed: Changed) -> list[Fresh]:
+    """The changed events that are live, where they stand now: from memory where given,
+    else read."""
+    runtime = write.runtime
+    fresh = [
+        Fresh(new.occurred_at, seq, frozenset(db_keys(runtime, new.event)))
+        for seq, new in changed.items()
+        if new is not None
+    ]
+    stored = sorted(seq for seq, new in changed.items() if new is None)
+    per_faction = runtime.info.per_faction
+    for page in EventRepository(write.session).live_rows_of(write.ladder.id, stored, EVENT_PAGE):
+        for row in page:
+            event = stored_to_engine(row.kind, row.body, per_faction)
+            fresh.append(Fresh(row.occurred_at, row.seq, frozenset(db_keys(runtime, event))))
+    return fresh
+
+
+def _rerate_cone(write: LadderWrite, cone: Cone, changed: Changed) -> tuple[int, int]:
     """Delete the cone's changes and replay it from each rating's newest surviving change."""
-    ChangeRepository(session).delete_of_events(ladder.id, cone.deleted)
-    ladder_state = plain(runtime.rater.initial_ladder_state())  # not ladder-scoped: constant
-    work = Replay(session, ladder, runtime, ladder_state, cone.lost)
-    pages = EventRepository(session).live_rows_of(ladder.id, cone.replayed, EVENT_PAGE)
-    return _replay_pages(work, runtime, pages, changed)
+    ChangeRepository(write.session).delete_of_events(write.ladder.id, cone.deleted)
+    ladder_state = plain(write.runtime.rater.initial_ladder_state())  # not ladder-scoped
+    work = Replay(write, ladder_state, cone.lost, keep=changed.keys())
+    return _replay_pages(work, _cone_pages(write, cone.replayed, changed), changed)
+
+
+def _cone_pages(
+    write: LadderWrite, seqs: Sequence[int], changed: Changed
+) -> Iterator[list[tuple[Placed, LadderEvent]]]:
+    """The cone's events in history order, a page at a time: the changed ones from memory,
+    the others read."""
+    per_faction = write.runtime.info.per_faction
+    events = EventRepository(write.session)
+    for begin in range(0, len(seqs), EVENT_PAGE):
+        wanted = seqs[begin : begin + EVENT_PAGE]
+        read = [seq for seq in wanted if changed.get(seq) is None]
+        stored = {
+            row.seq: row
+            for page in events.live_rows_of(write.ladder.id, read, EVENT_PAGE)
+            for row in page
+        }
+        page: list[tuple[Placed, LadderEvent]] = []
+        for seq in wanted:
+            new = changed.get(seq)
+            if new is not None:
+                page.append((Placed(seq, new.occurred_at, new.rated), new.event))
+            elif (row := stored.get(seq)) is not None:
+                page.append((_placed(row), stored_to_engine(row.kind, row.body, per_faction)))
+        yield page
+
+
+def _placed(row: LiveRow) -> Placed:
+    return Placed(row.seq, row.occurred_at, row.rated)
 
 
 def _recompute_tail(
-    session: Session,
-    ladder: Ladder,
-    runtime: Runtime,
-    start: datetime | None,
-    changed: Collection[int],
+    write: LadderWrite, start: datetime | None, changed: Changed
 ) -> tuple[int, int]:
     """Rewrite every change at or after ``start`` by replaying the live history from there."""
-    events = EventRepository(session)
-    ladder_state: Any = None if start is None else events.ladder_state_before(ladder.id, start)
+    write.unit.flush()  # the tail is read back, new events included
+    events = EventRepository(write.session)
+    ladder_id = write.ladder.id
+    ladder_state: Any = None if start is None else events.ladder_state_before(ladder_id, start)
     if ladder_state is None:
-        ladder_state = plain(runtime.rater.initial_ladder_state())
-    lost = ChangeRepository(session).delete_from(ladder.id, start)
-    work = Replay(session, ladder, runtime, ladder_state, lost, from_scratch=start is None)
-    return _replay_pages(work, runtime, events.live_rows(ladder.id, start, EVENT_PAGE), changed)
+        ladder_state = plain(write.runtime.rater.initial_ladder_state())
+    lost = ChangeRepository(write.session).delete_from(ladder_id, start)
+    work = Replay(write, ladder_state, lost, from_scratch=start is None, keep=changed.keys())
+    per_faction = write.runtime.info.per_faction
+    pages = (
+        [(_placed(row), stored_to_engine(row.kind, row.body, per_faction)) for row in page]
+        for page in events.live_rows(ladder_id, start, EVENT_PAGE)
+    )
+    return _replay_pages(work, pages, changed)
 
 
 def _replay_pages(
-    work: Replay, runtime: Runtime, pages: Iterable[Sequence[Any]], changed: Collection[int]
+    work: Replay, pages: Iterable[Sequence[tuple[Placed, LadderEvent]]], changed: Collection[int]
 ) -> tuple[int, int]:
-    """Rate the pages of stored rows in order; (stored events re-rated but ``changed``,
-    ratings rewritten)."""
-    per_faction = runtime.info.per_faction
+    """Rate the pages in order; (stored events re-rated but ``changed``, ratings rewritten)."""
+    runtime = work.runtime
     own = 0
     for page in pages:
-        placed = [
-            (
-                Placed(row.seq, row.occurred_at, row.rated),
-                stored_to_engine(row.kind, row.body, per_faction),
-            )
-            for row in page
-        ]
-        own += sum(1 for row in page if row.seq in changed)
-        work.load([k for _, event in placed for k in db_keys(runtime, event)])
-        work.rate(placed)
+        own += sum(1 for placed, _ in page if placed.seq in changed)
+        work.load([k for _, event in page for k in db_keys(runtime, event)])
+        work.rate(page)
     replayed, players = work.finish()
     return replayed - own, players
 
 
 def states_as_of(
-    session: Session, ladder: Ladder, runtime: Runtime, keys: Sequence[PlayerKey], at: datetime
+    session: Any, ladder: Ladder, runtime: Runtime, keys: Sequence[PlayerKey], at: datetime
 ) -> tuple[dict[PlayerKey, PlayerState], Any]:
     """States (and the ladder state) just after everything at or before ``at``: a dry run
     or a preview rates a result as it would stand in history."""
@@ -414,7 +429,7 @@ def states_as_of(
     return states, ladder_state_as_of(session, ladder, runtime, at)
 
 
-def ladder_state_as_of(session: Session, ladder: Ladder, runtime: Runtime, at: datetime) -> Any:
+def ladder_state_as_of(session: Any, ladder: Ladder, runtime: Runtime, at: datetime) -> Any:
     """The ladder-wide state just after everything at or before ``at``."""
     if not runtime.info.ladder_scoped:
         return ladder.state
@@ -429,41 +444,11 @@ def ladder_state_as_of(session: Session, ladder: Ladder, runtime: Runtime, at: d
 # -- the parts every path shares ---------------------------------------------------------
 
 
-def _keys(runtime: Runtime, new: NewEvent) -> list[RatingKey]:
-    return db_keys(runtime, new.event)
-
-
-def _locked_rows(
-    session: Session,
-    ladder: Ladder,
-    runtime: Runtime,
-    keys: Sequence[RatingKey],
-    *,
-    lock: bool = True,
-    skip_locked: bool = False,
-) -> dict[RatingKey, Any]:
-    """The rating rows of ``keys``, locked in sorted order; missing ones are created first
-    (another writer may create the same ones meanwhile: its insert wins, ours is ignored).
-    ``lock=False`` under the ladder's exclusive lock, which keeps every other writer out
-    already (a PostgreSQL row lock writes to its row). ``skip_locked``: rows another
-    transaction holds are left out instead of waited for."""
-    ratings = RatingRepository(session)
-    wanted = sorted(set(keys))
-    rows = ratings.rows(ladder.id, wanted, lock=lock, skip_locked=skip_locked)
-    missing = [key for key in wanted if key not in rows]
-    if missing:
-        ratings.ensure(ladder.id, [fresh_row(runtime, ladder, key) for key in missing])
-        rows.update(ratings.rows(ladder.id, missing, lock=lock, skip_locked=skip_locked))
-    return rows
-
-
-def _late(
-    session: Session, runtime: Runtime, ladder_id: str, new: NewEvent, rows: Mapping[RatingKey, Any]
-) -> bool:
+def _late(write: LadderWrite, new: NewEvent, rows: Mapping[RatingKey, Any]) -> bool:
     """Something already applied stands after ``new``: on one of its ratings, or for a
     ladder-scoped system anywhere in the ladder."""
-    if runtime.info.ladder_scoped:
-        latest = EventRepository(session).latest(ladder_id)
+    if write.runtime.info.ladder_scoped:
+        latest = EventRepository(write.session).latest(write.ladder.id)
         return latest is not None and latest[0] > new.occurred_at
     return any(
         row.last_event_at is not None and row.last_event_at > new.occurred_at
@@ -472,15 +457,14 @@ def _late(
 
 
 def _write_events(
-    session: Session, items: Sequence[NewEvent], seqs: Sequence[int] | None = None
+    write: LadderWrite, items: Sequence[NewEvent], seqs: Sequence[int] | None = None
 ) -> Sequence[int]:
     """Insert the events (in the given order, which is their arrival order) with their
     ``seqs`` (drawn here if not given); their seqs."""
-    writer = history_writer(session)
     if seqs is None:
-        seqs = writer.draw_seqs(len(items))
+        seqs = write.writer.draw_seqs(len(items))
     stamp = now()
-    writer.write_events(
+    write.writer.write_events(
         [
             {
                 "seq": seq,
@@ -501,24 +485,21 @@ def _write_events(
 
 
 def _extend(
-    session: Session,
-    ladder: Ladder,
-    runtime: Runtime,
-    items: Sequence[NewEvent],
-    rows: Mapping[RatingKey, Any],
+    write: LadderWrite, items: Sequence[NewEvent], rows: Mapping[RatingKey, Any]
 ) -> list[Created]:
     """Store ``items``, which stand after everything their ratings have, and rate them from
     their ratings' current ``rows``."""
     if not items:
         return []
+    runtime = write.runtime
     # Both kinds of id in one draw (one statement on PostgreSQL).
-    seqs, change_ids = history_writer(session).draw(
-        len(items), sum(len(_keys(runtime, new)) for new in items)
+    seqs, change_ids = write.writer.draw(
+        len(items), sum(len(db_keys(runtime, new.event)) for new in items)
     )
-    _write_events(session, items, seqs)
-    work = Replay(session, ladder, runtime, ladder.state, set())
+    _write_events(write, items, seqs)
+    work = Replay(write, write.ladder.state, set(), keep=seqs)
     work.start_from_rows(rows)
-    written = work.rate(
+    work.rate(
         [
             (Placed(seq, new.occurred_at, new.rated), new.event)
             for new, seq in zip(items, seqs, strict=True)
@@ -526,4 +507,4 @@ def _extend(
         change_ids,
     )
     work.finish()
-    return [Created(seq, changes, runtime) for seq, changes in zip(seqs, written, strict=True)]
+    return [Created(seq, write.written[seq], runtime) for seq in seqs]

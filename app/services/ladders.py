@@ -15,8 +15,10 @@ from app.models import Ladder
 from app.repositories.ladders import LadderRepository
 from app.schemas.ladders import LadderChanged, LadderIn, LadderList, LadderOut, LadderPatch
 from app.schemas.systems import SystemOut
+from app.services.auth import ADMIN, Caller
 from app.services.history import recompute
 from app.services.runtime import configure, get_system, now, plain, require_ladder
+from app.services.unit_of_work import Lock, UnitOfWork, run_write
 
 
 def describe_system(info: SystemInfo) -> SystemOut:
@@ -110,38 +112,36 @@ def list_ladders(
     return db.run(work, write=False)
 
 
-def change_ladder(db: Database, ladder_id: str, body: LadderPatch) -> LadderChanged:
+def change_ladder(
+    db: Database, ladder_id: str, body: LadderPatch, caller: Caller = ADMIN
+) -> LadderChanged:
     """New parameters recompute the whole ladder under them (a federation's rule change)."""
 
-    def current_params(session: Session) -> tuple[str, dict[str, Any]]:
-        ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        return ladder.system, dict(ladder.params)
-
-    system, params = db.run(current_params, write=False)
-    new_params: dict[str, Any] | None = None
-    if body.params is not None:
-        new_params = plain(configure(system, {**params, **body.params}).rater.params)
-
-    def work(session: Session) -> LadderChanged:
-        repo = LadderRepository(session)
-        ladder = require_ladder(repo.get_locked(ladder_id, exclusive=True), ladder_id)
+    def work(unit: UnitOfWork) -> tuple[LadderChanged, str]:
+        unit.admit(caller, ladder_id)
+        write = unit.ladder(ladder_id)
+        ladder = write.ladder
         if body.title is not None:
             ladder.title = body.title
         recomputed = (0, 0)
-        if new_params is not None and new_params != ladder.params:
-            ladder.params = new_params
-            ladder.updated_at = now()
-            session.flush()
-            recomputed = recompute(session, ladder, None)
+        if body.params is not None:
+            merged = {**ladder.params, **body.params}
+            new_params = plain(configure(ladder.system, merged).rater.params)
+            if new_params != ladder.params:
+                ladder.params = new_params
+                write.session.flush()
+                # The ladder as it is now: the unit read it under its old parameters.
+                recomputed = recompute(unit.reopen(ladder), None)
         ladder.updated_at = now()
-        session.flush()
-        out = _out(ladder, repo.counts([ladder_id])[ladder_id])
-        return LadderChanged(
+        write.session.flush()
+        out = _out(ladder, LadderRepository(write.session).counts([ladder_id])[ladder_id])
+        changed = LadderChanged(
             **out.model_dump(),
             recomputed_events=recomputed[0],
             recomputed_players=recomputed[1],
         )
+        return changed, ladder.system
 
-    changed = db.run(work)
+    changed, system = run_write(db, work, lock=Lock.EXCLUSIVE)
     metrics.record_recomputed(ladder_id, system, changed.recomputed_events)
     return changed

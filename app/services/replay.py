@@ -7,12 +7,10 @@ disagree. Writes go through the database's :class:`~app.repositories.history.His
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-from sqlalchemy.orm import Session
 
 from app.engine.ledger import (
     event_keys,
@@ -20,13 +18,10 @@ from app.engine.ledger import (
     event_ranks,
     event_teams,
     replay,
-    shown,
 )
 from app.engine.types import LadderEvent, PlayerKey, PlayerState
-from app.models import Ladder
 from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
-from app.repositories.history import history_writer
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingKey, RatingRepository
 from app.services.runtime import (
@@ -36,30 +31,16 @@ from app.services.runtime import (
     encode_state,
     engine_key,
     engine_refusals,
+    fresh_row,
     now,
     plain,
+    state_columns,
 )
+from app.services.unit_of_work import LadderWrite
 
 
 def db_keys(runtime: Runtime, event: LadderEvent) -> list[RatingKey]:
     return [db_key(k) for k in event_keys(runtime.info, event)]
-
-
-def fresh_row(runtime: Runtime, ladder: Ladder, key: RatingKey) -> dict[str, Any]:
-    state = runtime.rater.initial_state(ladder.state)
-    return {"player": key[0], "faction": key[1], **state_columns(runtime, state, ladder.state)}
-
-
-def state_columns(runtime: Runtime, state: PlayerState, ladder_state: Any) -> dict[str, Any]:
-    standing = shown(runtime.rater, state, ladder_state)
-    return {
-        "rating": standing.rating,
-        "deviation": standing.deviation,
-        "volatility": standing.volatility,
-        "ranking_value": standing.ranking_value,
-        "tiebreak": standing.tiebreak,
-        "state": encode_state(state),
-    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,19 +92,21 @@ class Replay:
 
     def __init__(
         self,
-        session: Session,
-        ladder: Ladder,
-        runtime: Runtime,
+        write: LadderWrite,
         ladder_state: Any,
         lost: set[RatingKey],
         *,
         from_scratch: bool = False,
+        keep: Collection[int] = (),
     ) -> None:
-        self.session = session
-        self.ladder = ladder
-        self.runtime = runtime
-        self.writer = history_writer(session)
+        self.write = write
+        self.session = write.session
+        self.ladder = write.ladder
+        self.runtime = write.runtime
+        self.writer = write.writer
         self.ladder_state = ladder_state
+        #: Events whose change rows are kept in ``write.written`` (for their responses).
+        self.keep = frozenset(keep)
         #: Ratings whose changes from the replay's start were deleted.
         self.lost = lost
         self.from_scratch = from_scratch
@@ -184,23 +167,24 @@ class Replay:
         self,
         page: Sequence[tuple[Placed, LadderEvent]],
         change_ids: Sequence[int] | None = None,
-    ) -> list[list[dict[str, Any]]]:
-        """Rate a page of events (their ratings started) and write their changes; each
-        event's change rows. The rows go to the writer as they are made, so the database
-        stores them while the next events are rated (PostgreSQL streams a large page by COPY).
-        ``change_ids``: drawn already, one per change the page makes."""
+    ) -> None:
+        """Rate a page of events (their ratings started) and write their changes, keeping
+        those of the events named by ``keep``. The rows go to the writer as they are made, so
+        the database stores them while the next events are rated (PostgreSQL streams a large
+        page by COPY). ``change_ids``: drawn already, one per change the page makes."""
         info, rater = self.runtime.info, self.runtime.rater
         if change_ids is None:
             change_ids = self.writer.draw_change_ids(sum(len(event_keys(info, e)) for _, e in page))
         ids = iter(change_ids)
-        written: list[list[dict[str, Any]]] = []
+        keep, written = self.keep, self.write.written
 
         def rows() -> Iterator[dict[str, Any]]:
             with engine_refusals():
                 steps = replay(info, rater, [e for _, e in page], self.states, self.ladder_state)
                 for (placed, event), step in zip(page, steps, strict=True):
                     made = self._change_rows(placed, event, step.outcome.changes, ids)
-                    written.append(made)
+                    if placed.seq in keep:
+                        written[placed.seq] = made
                     for change in step.outcome.changes:
                         self.states[change.key] = change.after
                     if info.ladder_scoped:
@@ -210,7 +194,6 @@ class Replay:
                     yield from made
 
         self.writer.write_changes(rows())
-        return written
 
     def _change_rows(
         self, placed: Placed, event: LadderEvent, changes: Sequence[Any], ids: Iterable[int]
@@ -265,7 +248,8 @@ class Replay:
         self.load(self.lost)  # ratings that lost changes and had none replayed
         affected = self.lost | self.changed
         new = sorted(self.changed - self.with_rows)
-        ratings.ensure(ladder_id, [fresh_row(self.runtime, self.ladder, k) for k in new])
+        ladder_state = self.ladder.state
+        ratings.ensure(ladder_id, [fresh_row(self.runtime, ladder_state, k) for k in new])
         updates: list[dict[str, Any]] = []
         orphaned: list[RatingKey] = []
         for key in sorted(affected):
@@ -295,6 +279,7 @@ class Replay:
         """A ladder-wide state (NADF's base) moved: store it with each event replayed, and
         re-derive every shown rating under it (its floor may have risen or fallen)."""
         ladder_id = self.ladder.id
+        self.write.unit.flush()  # every rating row is read back, with the update just made
         EventRepository(self.session).set_ladder_states(self.ladder_states)
         LadderRepository(self.session).set_state(ladder_id, self.ladder_state, now())
         self.writer.update_ratings(

@@ -14,6 +14,7 @@ from typing import Any
 
 from app.core.errors import Invalid, NotFound
 from app.engine.errors import InvalidEvent, InvalidParameter
+from app.engine.ledger import shown
 from app.engine.protocols import Rater, System, SystemInfo
 from app.engine.registry import SYSTEMS
 from app.engine.types import PlayerKey, PlayerState, Standing, frozen
@@ -143,6 +144,25 @@ def _plain(value: Any) -> Any:
 
 def plain(value: Any) -> Any:
     return _plain(value)
+
+
+def state_columns(runtime: Runtime, state: PlayerState, ladder_state: Any) -> dict[str, Any]:
+    """A state as the columns of its rating row: shown values, and the state itself."""
+    standing = shown(runtime.rater, state, ladder_state)
+    return {
+        "rating": standing.rating,
+        "deviation": standing.deviation,
+        "volatility": standing.volatility,
+        "ranking_value": standing.ranking_value,
+        "tiebreak": standing.tiebreak,
+        "state": encode_state(state),
+    }
+
+
+def fresh_row(runtime: Runtime, ladder_state: Any, key: tuple[str, str]) -> dict[str, Any]:
+    """The rating row of a rating that has no change yet: the system's initial state."""
+    state = runtime.rater.initial_state(ladder_state)
+    return {"player": key[0], "faction": key[1], **state_columns(runtime, state, ladder_state)}
 
 
 def db_key(key: PlayerKey) -> tuple[str, str]:

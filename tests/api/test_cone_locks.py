@@ -199,7 +199,7 @@ async def test_a_cone_that_grows_while_it_is_locked_takes_the_newcomers(
         """Before the cone's rows are locked (the call naming a and d together), another
         writer's game (d vs z, after g4) commits on its own connection."""
         nonlocal joined
-        keys = {player for player, _faction in args[3]}
+        keys = {player for player, _faction in args[1]}
         if not joined and {"a", "d"} <= keys:
             joined = True
             body = game("club", "g8", {"d": 1, "z": 2}, minutes=45)

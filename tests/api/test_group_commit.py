@@ -23,7 +23,7 @@ from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
 from app.services.events import new_game_event
 from app.services.group_commit import record_group
-from app.services.history import DEFERRED, Created
+from app.services.unit_of_work import Created, Deferred, Why
 from tests.conftest import AUTH, make_settings
 from tests.helpers import at, game, make_ladder, stored_ratings
 
@@ -57,8 +57,8 @@ async def test_a_group_rates_in_arrival_order_and_hands_back_late_and_repeated_g
 
     assert isinstance(results[0], Created)
     assert isinstance(results[1], Created)
-    assert results[2] is DEFERRED
-    assert results[3] is DEFERRED
+    assert results[2] == Deferred(Why.LATE)
+    assert results[3] == Deferred(Why.REPEAT)
     a_after_g1 = INITIAL + K * (1 - 0.5)
     b_after_g1 = INITIAL - K * 0.5
     a_after_g2 = a_after_g1 + K * (1 - expected_score(a_after_g1, INITIAL))
@@ -164,7 +164,7 @@ async def test_an_id_stored_by_another_process_meanwhile_redoes_the_group(
     fresh = game("club", "g2", {"C": 1, "D": 2}, minutes=20)
     results = record_group(database, "club", [_new(stored), _new(fresh)])
     assert calls == 2
-    assert results[0] is DEFERRED
+    assert results[0] == Deferred(Why.REPEAT)
     assert isinstance(results[1], Created)
     with database.engine.connect() as connection:
         count = connection.execute(text("SELECT COUNT(*) FROM events")).scalar_one()
@@ -253,7 +253,8 @@ async def test_a_game_that_cannot_be_rated_does_not_fail_its_group(
     next_day = 24 * 60 + 1
     bad = game("overflow", "bad", {"X": 1, "Y": 2}, played_at=at(next_day, day))
     good = game("overflow", "good", {"A": 1, "B": 2}, played_at=at(next_day, day))
-    assert record_group(database, "overflow", [_new(bad), _new(good)]) == [DEFERRED, DEFERRED]
+    unratable = Deferred(Why.UNRATABLE)
+    assert record_group(database, "overflow", [_new(bad), _new(good)]) == [unratable, unratable]
 
     refused = await client.post("/games", json=bad)
     assert refused.status_code == 422, refused.text
@@ -273,7 +274,7 @@ async def test_a_ladder_under_its_exclusive_lock_hands_the_group_back(
     with database.session(write=True) as session:
         LadderRepository(session).get_locked("club", exclusive=True)
         results = record_group(database, "club", [_new(game("club", "g1", {"A": 1, "B": 2}))])
-    assert results == [DEFERRED]
+    assert results == [Deferred(Why.LADDER_BUSY)]
     with database.engine.connect() as connection:
         count = connection.execute(text("SELECT COUNT(*) FROM events")).scalar_one()
     assert count == 0

@@ -6,16 +6,15 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.repositories.events import EventRepository
-from app.repositories.ladders import LadderRepository
 from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
 from app.services.conversion import GAME
 from app.services.events import new_game_event
 from app.services.history import recompute
+from app.services.unit_of_work import Lock, UnitOfWork, run_write
 from tests.helpers import at, by_player, game, make_ladder, post_game, rating_rows, stored_ratings
 
 pytestmark = pytest.mark.anyio
@@ -287,16 +286,15 @@ async def test_a_correction_named_to_the_recomputation_re_rates_its_cone(
     await post_game(client, game("club", "g3", {"b": 1, "c": 2}, minutes=3))
     corrected = new_game_event(GameIn.model_validate(game("club", "g1", {"a": 2, "b": 1}, 1)))
 
-    def work(session: Session) -> tuple[int, int]:
-        ladder = LadderRepository(session).get_locked("club", exclusive=True)
-        event = EventRepository(session).find("club", GAME, "g1")
-        assert ladder is not None
+    def work(unit: UnitOfWork) -> tuple[int, int]:
+        write = unit.ladder("club")
+        event = EventRepository(unit.session).find("club", GAME, "g1")
         assert event is not None
         event.body, event.body_hash = corrected.body, corrected.body_hash
-        session.flush()
-        return recompute(session, ladder, event.occurred_at, changed=[event.seq])
+        unit.session.flush()
+        return recompute(write, event.occurred_at, {event.seq: None})
 
-    assert database.run(work) == (1, 3)
+    assert run_write(database, work, lock=Lock.EXCLUSIVE) == (1, 3)
     cone = stored_ratings(database, "club")
     recompute_ladder(database, "club", None)
     assert stored_ratings(database, "club") == cone

@@ -52,6 +52,7 @@ def test_find_many_finds_stored_ids_among_many_and_none_in_an_empty_ladder(
                 for external_id, seq in zip(("g0", last), writer.draw_seqs(2), strict=True)
             ]
         )
+        writer.flush()
         assert events.has_events(stored)
         assert not events.has_events(empty)
         return set(events.find_many(empty, keys)), set(events.find_many(stored, keys))

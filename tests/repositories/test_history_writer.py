@@ -111,6 +111,7 @@ def test_rows_read_back_as_written(database: Database) -> None:
         changes = [_change(ids[0], seqs[0], None, "Zoë"), _change(ids[1], seqs[1], ids[0], "Zoë")]
         writer.write_events(events)
         writer.write_changes(changes)
+        writer.flush()
         session.expire_all()
         stored_events = [
             {name: getattr(e, name) for name in EVENT_COLUMNS}
@@ -153,6 +154,7 @@ def test_rating_updates_set_their_columns_and_nothing_else(database: Database) -
             ],
         )  # fmt: skip
         writer.update_ratings("club", [{"player": "c", "faction": "", "wins": 3}])
+        writer.flush()
         session.expire_all()
         return {
             (row.ladder_id, row.player, row.faction): (
@@ -170,24 +172,26 @@ def test_rating_updates_set_their_columns_and_nothing_else(database: Database) -
 
 
 def test_a_taken_event_id_is_an_integrity_error(database: Database) -> None:
-    """Raised by the write, or (held back) by the transaction's next statement or commit."""
+    """Raised by the write, or (held back) by the flush that sends it."""
     with database.session(write=True) as session:
         _ladder(session, "club")
         writer = history_writer(session)
         writer.write_events([_event(writer.draw_seqs(1)[0], "g1")])
+        writer.flush()
 
     def again() -> None:
         with database.session(write=True) as session:
             writer = history_writer(session)
             writer.write_events([_event(writer.draw_seqs(1)[0], "g1")])
+            writer.flush()
 
     with pytest.raises(IntegrityError):
         again()
 
 
 def test_writes_are_committed_and_a_rollback_drops_them(database: Database) -> None:
-    """Written just before the commit: stored. Written and rolled back: not sent with the
-    next transaction either (it may run on the same connection)."""
+    """Written and flushed just before the commit: stored. Written and rolled back: not sent
+    with the next transaction either (it may run on the same connection)."""
     with database.session(write=True) as session:
         _ladder(session, "club")
         writer = history_writer(session)
@@ -195,11 +199,14 @@ def test_writes_are_committed_and_a_rollback_drops_them(database: Database) -> N
         [change_id] = writer.draw_change_ids(1)
         writer.write_events([_event(seq, "kept")])
         writer.write_changes([_change(change_id, seq, None, "Zoë")])
+        writer.flush()
     for _attempt in range(3):
         with database.session(write=True) as session:
             writer = history_writer(session)
             writer.write_events([_event(writer.draw_seqs(1)[0], "dropped")])
             session.rollback()
+        with database.session(write=True) as session:
+            history_writer(session).flush()
     with database.session(write=False) as session:
         assert [e.external_id for e in session.query(Event)] == ["kept"]
         assert [c.id for c in session.query(Change)] == [change_id]
@@ -228,6 +235,7 @@ def test_many_rows_read_back_as_written(
             for n, (i, p) in enumerate(zip(ids, prev, strict=True))
         )
         writer.update_ratings("club", [{"player": "Zoë", "faction": "", "last_change_id": ids[-1]}])
+        writer.flush()
         row = session.query(PlayerRating).one()
         return (
             [e.seq for e in session.query(Event).order_by(Event.seq)],
@@ -262,12 +270,14 @@ def test_a_streaming_transaction_streams_its_later_pages_and_the_next_holds_agai
         )
         writer.write_events([_event(seqs[2], "g3")])  # a later page, small
         writer.write_changes([_change(ids[4], seqs[2], ids[3], "Zoë")])
+        writer.flush()
     with database.session(write=True) as session:
         writer = history_writer(session)
         [seq] = writer.draw_seqs(1)
         [change_id] = writer.draw_change_ids(1)
         writer.write_events([_event(seq, "g4")])
         writer.write_changes([_change(change_id, seq, ids[4], "Zoë")])
+        writer.flush()
     with database.session(write=False) as session:
         assert [e.external_id for e in session.query(Event).order_by(Event.seq)] == [
             "g1", "g2", "g3", "g4"

@@ -21,6 +21,7 @@ from app.api.deps import (
 )
 from app.api.query import Limit, Offset, QueryTime, utc
 from app.core.errors import Invalid
+from app.core.logging import note
 from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN
 from app.schemas.events import (
     GameBatchIn,
@@ -100,14 +101,14 @@ async def post_game(
     The pair (ladder, id) is the idempotency key: the same body again returns the stored
     response (200); a different body under the same id is a 409.
     """
-    context.caller.check_ladder(body.ladder)
-    settings, db = context.settings, context.db
+    note(ladder=body.ladder)
+    settings, db, caller = context.settings, context.db, context.caller
     check_sizes(settings, players=body.player_count)
     if dry_run or settings.write_group_max == 0:
-        submit = functools.partial(service.submit_game, db, body, dry_run=dry_run)
+        submit = functools.partial(service.submit_game, db, body, caller=caller, dry_run=dry_run)
         result = await anyio.to_thread.run_sync(submit)
     else:
-        result = await service.submit_game_grouped(db, body, settings.write_group_max)
+        result = await service.submit_game_grouped(context.committer, body, caller)
     assert isinstance(result.body, GameOut)
     # The body is already a validated GameOut: serialised here, FastAPI does not validate
     # it a second time (``response_model`` still documents it).
@@ -130,9 +131,8 @@ def post_games_batch(
     stored unless all are valid; ids already stored with the same body count as existing."""
     check_sizes(settings, games=len(body.games))
     for game in body.games:
-        caller.check_ladder(game.ladder)
         check_sizes(settings, players=game.player_count)
-    return batch.submit_games(db, body)
+    return batch.submit_games(db, body, caller)
 
 
 @router.get(
@@ -190,10 +190,10 @@ def put_game(
     settings: AppSettings,
 ) -> GameOut:
     """Correct a stored game; every later rating is recomputed."""
-    caller.check_ladder(ladder)
+    note(ladder=ladder)
     check_sizes(settings, players=body.player_count)
     _same_ids(body.ladder, body.id, ladder, game_id)
-    out = service.correct_game(db, ladder, game_id, body)
+    out = service.correct_game(db, ladder, game_id, body, caller)
     assert isinstance(out, GameOut)
     return out
 
@@ -205,8 +205,8 @@ def put_game(
 )
 def delete_game(ladder: LadderId, game_id: EventId, db: DB, caller: ResultsWriter) -> GameOut:
     """Void a game: it stays in history as voided and every later rating is recomputed."""
-    caller.check_ladder(ladder)
-    out = service.void_event(db, ladder, GAME, game_id)
+    note(ladder=ladder)
+    out = service.void_event(db, ladder, GAME, game_id, caller)
     assert isinstance(out, GameOut)
     return out
 
@@ -227,9 +227,9 @@ def post_tournament(
     dry_run: DryRun = False,
 ) -> TournamentOut:
     """Record a tournament's final standings (DPTR, C-Diplo, WPE, DAANZ ladders)."""
-    caller.check_ladder(body.ladder)
+    note(ladder=body.ladder)
     check_sizes(settings, standings=len(body.standings))
-    result = service.submit_tournament(db, body, dry_run=dry_run)
+    result = service.submit_tournament(db, body, caller=caller, dry_run=dry_run)
     response.status_code = result.status
     assert isinstance(result.body, TournamentOut)
     return result.body
@@ -286,10 +286,10 @@ def put_tournament(
     settings: AppSettings,
 ) -> TournamentOut:
     """Correct a stored tournament's standings; every later rating is recomputed."""
-    caller.check_ladder(ladder)
+    note(ladder=ladder)
     check_sizes(settings, standings=len(body.standings))
     _same_ids(body.ladder, body.id, ladder, tournament_id)
-    out = service.correct_tournament(db, ladder, tournament_id, body)
+    out = service.correct_tournament(db, ladder, tournament_id, body, caller)
     assert isinstance(out, TournamentOut)
     return out
 
@@ -304,8 +304,8 @@ def delete_tournament(
 ) -> TournamentOut:
     """Void a tournament: it stays in history as voided and every later rating is
     recomputed."""
-    caller.check_ladder(ladder)
-    out = service.void_event(db, ladder, TOURNAMENT, tournament_id)
+    note(ladder=ladder)
+    out = service.void_event(db, ladder, TOURNAMENT, tournament_id, caller)
     assert isinstance(out, TournamentOut)
     return out
 

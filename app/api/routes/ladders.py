@@ -5,8 +5,18 @@ from typing import Annotated
 import anyio.to_thread
 from fastapi import APIRouter, Path, Query, Request, Response, status
 
-from app.api.deps import DB, AppSettings, Heavy, LadderAdmin, Reader, charge, run_heavy
+from app.api.deps import (
+    DB,
+    AppSettings,
+    Heavy,
+    HistoryAdmin,
+    LadderAdmin,
+    Reader,
+    charge,
+    run_heavy,
+)
 from app.core.errors import Forbidden
+from app.core.logging import note
 from app.schemas.common import (
     DEFAULT_PAGE_SIZE,
     IDENTIFIER_PATTERN,
@@ -60,10 +70,12 @@ def get_ladder(ladder: LadderId, db: DB, caller: Reader) -> LadderOut:
 
 
 @router.patch("/ladders/{ladder}", response_model=LadderChanged)
-def patch_ladder(ladder: LadderId, body: LadderPatch, db: DB, caller: LadderAdmin) -> LadderChanged:
+def patch_ladder(
+    ladder: LadderId, body: LadderPatch, db: DB, caller: HistoryAdmin
+) -> LadderChanged:
     """Change the title, or the parameters: the whole ladder is then recomputed under them."""
-    caller.check_ladder(ladder)
-    return service.change_ladder(db, ladder, body)
+    note(ladder=ladder)
+    return service.change_ladder(db, ladder, body, caller)
 
 
 @router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut)

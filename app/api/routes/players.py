@@ -5,9 +5,19 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 
-from app.api.deps import DB, AppSettings, Heavy, LadderAdmin, Reader, charge, run_heavy
+from app.api.deps import (
+    DB,
+    AppSettings,
+    Heavy,
+    HistoryAdmin,
+    LadderAdmin,
+    Reader,
+    charge,
+    run_heavy,
+)
 from app.api.query import LadderId, Limit, Offset, PlayerId, QueryTime, utc
 from app.core.errors import Invalid
+from app.core.logging import note
 from app.schemas.common import (
     DEFAULT_PAGE_SIZE,
     IDENTIFIER_PATTERN,
@@ -58,11 +68,11 @@ def get_player(
     tags=["players"],
 )
 def adjust_player(
-    ladder: LadderId, player: PlayerId, body: AdjustmentIn, db: DB, caller: LadderAdmin
+    ladder: LadderId, player: PlayerId, body: AdjustmentIn, db: DB, caller: HistoryAdmin
 ) -> PlayerOut:
     """Set a player's state as of ``at`` (migration from another system, a ruling)."""
-    caller.check_ladder(ladder)
-    return service.adjust_player(db, ladder, player, body)
+    note(ladder=ladder)
+    return service.adjust_player(db, ladder, player, body, caller)
 
 
 @router.get(
