@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -9,6 +11,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 from starlette.middleware.cors import CORSMiddleware
 
 from app.api.errors import install_error_handlers
@@ -18,17 +21,20 @@ from app.api.routes import (
     docs,
     evaluation,
     events,
+    feed,
     health,
     keys,
     ladders,
     matchmaking,
     players,
     systems,
+    webhooks,
 )
 from app.core.database import Database
 from app.core.logging import configure_logging
 from app.core.settings import Settings, get_settings
 from app.schemas.common import Problem
+from app.services.delivery import Dispatcher
 
 DESCRIPTION = (
     "Ratings for competitive game communities: Elo, Fundox, NAF, Glicko-1/2 and the "
@@ -56,6 +62,14 @@ def _settle_heap() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, GC_MIDDLE_THRESHOLD, GC_OLD_THRESHOLD)
 
 
+def operation_id(route: APIRoute) -> str:
+    """A route's operationId: its function's name in camelCase (``create_game`` →
+    ``createGame``). Generated clients name their methods by it, so it is part of the
+    contract: a route function is renamed only with a new major version."""
+    first, *rest = route.name.split("_")
+    return first + "".join(word.capitalize() for word in rest)
+
+
 def create_app(settings: Settings | None = None, database: Database | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -71,9 +85,15 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             busy_timeout=settings.sqlite_busy_timeout,
             retries=settings.write_retries,
         )
+        # The change feed's deliveries (webhooks, brokers) run in every server process.
+        dispatcher = Dispatcher(app.state.db, settings)
+        delivering = asyncio.create_task(dispatcher.run())
         try:
             yield
         finally:
+            delivering.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await delivering
             if owned:
                 app.state.db.dispose()
 
@@ -86,6 +106,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         # FastAPI's pages load their scripts from a CDN: app/api/routes/docs.py serves its own.
         docs_url=None,
         redoc_url=None,
+        generate_unique_id_function=operation_id,
     )
     app.state.settings = settings
     if database is not None:
@@ -118,9 +139,11 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         ladders,
         evaluation,
         events,
+        feed,
         players,
         matchmaking,
         keys,
+        webhooks,
         dashboard,
         docs,
     ):

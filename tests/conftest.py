@@ -25,6 +25,10 @@ ADMIN_TOKEN = "test-admin-token-0123456789"
 AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 POSTGRES_ENV = "RATINGS_TEST_POSTGRES_URL"
 TABLES = (
+    "webhook_deliveries",
+    "webhooks",
+    "feed_consumers",
+    "feed_items",
     "changes",
     "player_ratings",
     "events",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path("data")
@@ -93,6 +93,43 @@ class Settings(BaseSettings):
     write_group_max: int = Field(default=64, ge=0, le=1_000)
     #: Origins allowed by CORS (comma-separated), e.g. "https://lobby.example.org".
     cors_origins: str = ""
+    #: Webhook hosts allowed although they are loopback, private or link-local addresses
+    #: (comma-separated host names or addresses); every other such destination is refused.
+    webhook_allowed_hosts: str = ""
+    #: Seconds an endpoint has to answer a delivery before it counts as failed.
+    webhook_timeout: float = Field(default=15.0, gt=0, le=300)
+    #: Seconds before each retry of a failed delivery; past the last, the endpoint is marked
+    #: failing (API.md: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+    webhook_retry_seconds: str = "5,300,1800,7200,18000,36000,36000"
+    #: Brokers the feed's items are also published to (none by default).
+    feed_nats_url: str | None = None
+    feed_amqp_url: str | None = None
+    #: How often a process looks for feed items to deliver (webhooks, brokers).
+    delivery_poll_seconds: float = Field(default=1.0, gt=0, le=60)
+    #: How long a process may hold a consumer's deliveries before another may take them over
+    #: (renewed with each item delivered): longer than a delivery takes.
+    delivery_lease_seconds: float = Field(default=60.0, gt=0, le=3600)
+
+    @field_validator("webhook_retry_seconds")
+    @classmethod
+    def _schedule(cls, value: str) -> str:
+        try:
+            delays = [float(part) for part in value.split(",")]
+        except ValueError:
+            raise ValueError("must be seconds separated by commas, e.g. 5,300,1800") from None
+        if not delays or any(not 0 < delay < 10**7 for delay in delays):
+            raise ValueError("must list at least one delay, each above 0 seconds")
+        return value
+
+    @property
+    def allowed_webhook_hosts(self) -> frozenset[str]:
+        return frozenset(
+            h.strip().lower() for h in self.webhook_allowed_hosts.split(",") if h.strip()
+        )
+
+    @property
+    def retry_schedule(self) -> tuple[float, ...]:
+        return tuple(float(part) for part in self.webhook_retry_seconds.split(",") if part.strip())
 
     @property
     def batch_body_limit(self) -> int:

@@ -6,11 +6,15 @@ from app.models.tables import (
     ApiKey,
     Change,
     Event,
+    FeedConsumer,
+    FeedItem,
     Ladder,
     PlayerProfile,
     PlayerRating,
     RateWindow,
     TournamentTeam,
+    Webhook,
+    WebhookDelivery,
 )
 
 __all__ = [
@@ -19,9 +23,13 @@ __all__ = [
     "Base",
     "Change",
     "Event",
+    "FeedConsumer",
+    "FeedItem",
     "Ladder",
     "PlayerProfile",
     "PlayerRating",
     "RateWindow",
     "TournamentTeam",
+    "Webhook",
+    "WebhookDelivery",
 ]

@@ -48,6 +48,9 @@ class Ladder(Base):
     state: Mapped[dict[str, Any]] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: The cursor of the ladder's last feed item. A write takes the next ones by updating it
+    #: just before it commits, so the row's lock orders cursors as the writes commit.
+    feed_cursor: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
 
 
 class Event(Base):
@@ -163,6 +166,88 @@ class PlayerRating(Base):
     #: is late and triggers recomputation.
     last_event_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_event_seq: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class FeedItem(Base):
+    """What one committed write changed in a ladder (the change feed): never changed, kept."""
+
+    __tablename__ = "feed_items"
+    __table_args__ = (UniqueConstraint("ladder_id", "cursor"),)
+
+    #: Unique and stable: the webhook id of the item.
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    ladder_id: Mapped[str] = mapped_column(ForeignKey("ladders.id", ondelete="CASCADE"))
+    #: Increasing within the ladder in the order the writes committed.
+    cursor: Mapped[int] = mapped_column(BigInteger)
+    type: Mapped[str] = mapped_column(String(32))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    event_kind: Mapped[str | None] = mapped_column(String(16))
+    event_id: Mapped[str | None] = mapped_column(String(ID_LENGTH))
+    #: [{"player", "faction", "before", "after"}]: every rating whose stored state it changed.
+    ratings: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
+
+
+class Webhook(Base):
+    """An endpoint the feed's items are POSTed to (Standard Webhooks)."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    url: Mapped[str] = mapped_column(String(2000))
+    #: The ladders it hears of (None: every ladder), and the item types (None: all).
+    ladders: Mapped[list[str] | None] = mapped_column(JsonType)
+    types: Mapped[list[str] | None] = mapped_column(JsonType)
+    description: Mapped[str | None] = mapped_column(String(500))
+    #: ``whsec_`` + base64 of the signing key: needed to sign, so stored as it is.
+    secret: Mapped[str] = mapped_column(String(100))
+    #: The API key that created it (None: the admin token).
+    owner_key: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: Set when an item exhausted its retries: nothing more is sent until a replay.
+    failing_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: Set when the endpoint answered 410 Gone: nothing more is sent.
+    disabled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class FeedConsumer(Base):
+    """How far one consumer of the feed (a webhook, a broker) got in one ladder, and its
+    lease: the process delivering for it now, until when."""
+
+    __tablename__ = "feed_consumers"
+
+    #: A webhook's id, or a broker's name (``nats``, ``amqp``).
+    consumer: Mapped[str] = mapped_column(String(40), primary_key=True)
+    ladder_id: Mapped[str] = mapped_column(
+        ForeignKey("ladders.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: The cursor of the last item delivered (or skipped: not of its types).
+    delivered: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
+    #: Failed attempts at the next item, and when to try it again.
+    attempts: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    next_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    leased_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: Who holds the lease (a token of the delivering process's attempt).
+    lease: Mapped[str | None] = mapped_column(String(40))
+    last_error: Mapped[str | None] = mapped_column(String(500))
+
+
+class WebhookDelivery(Base):
+    """One attempt at delivering an item to a webhook (its delivery log)."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (Index("ix_webhook_deliveries_webhook", "webhook_id", "id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    webhook_id: Mapped[str] = mapped_column(ForeignKey("webhooks.id", ondelete="CASCADE"))
+    ladder_id: Mapped[str] = mapped_column(String(ID_LENGTH))
+    item_id: Mapped[str] = mapped_column(String(40))
+    cursor: Mapped[int] = mapped_column(BigInteger)
+    attempt: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: The HTTP status answered (None: no answer, see ``error``).
+    status: Mapped[int | None] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(String(500))
+    seconds: Mapped[float] = mapped_column(Float)
 
 
 class TournamentTeam(Base):

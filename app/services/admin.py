@@ -6,6 +6,7 @@ from datetime import datetime
 
 from app.core.database import Database
 from app.core.memory import collector_paused
+from app.services import feed
 from app.services.history import recompute
 from app.services.unit_of_work import Lock, UnitOfWork, run_write
 
@@ -14,7 +15,11 @@ def recompute_ladder(db: Database, ladder_id: str, start: datetime | None) -> tu
     """Replay the ladder's history from ``start`` (None: from scratch) under its lock."""
 
     def work(unit: UnitOfWork) -> tuple[int, int]:
-        return recompute(unit.ladder(ladder_id), start)
+        write = unit.ladder(ladder_id)
+        done = recompute(write, start)
+        if write.moved.listed():  # a replay that moves nothing (the usual case) says nothing
+            write.publish(feed.LADDER_CHANGED, None)
+        return done
 
     with collector_paused():  # a replay of a long history allocates millions of objects
         return run_write(db, work, lock=Lock.EXCLUSIVE)

@@ -19,7 +19,9 @@ from app.core.errors import Conflict, FieldError, Invalid, NotFound
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import BatchItemOut, GameBatchIn, GameBatchOut
+from app.services import feed
 from app.services.auth import ADMIN, Caller
+from app.services.conversion import ADJUSTMENT
 from app.services.events import new_game_event
 from app.services.history import NewEvent, validate
 from app.services.history import store as store_events
@@ -75,6 +77,19 @@ def problems(
             )
         seen[key] = item.body_hash
     return errors
+
+
+def _publish(write: LadderWrite, created: Sequence[NewEvent]) -> None:
+    """One feed item for what a batch or an import chunk stored in a ladder: typed by its
+    results' kind (a ladder rates one kind; adjustments come with them), naming the event
+    when there is one."""
+    if not created:
+        return
+    kinds = {item.kind for item in created if item.kind != ADJUSTMENT} or {ADJUSTMENT}
+    kind = min(kinds)
+    named = [item for item in created if item.external_id is not None]
+    event = (named[0].kind, named[0].external_id or "") if len(created) == 1 and named else None
+    write.publish(feed.KIND_TYPES[kind, "rated"], event)
 
 
 #: What became of one item: (ladder, id, seq, status).
@@ -187,6 +202,7 @@ def _store_ladder(write: LadderWrite, items: list[tuple[int, NewEvent]], batch: 
     for (index, item), seq in zip(fresh, seqs, strict=True):
         batch.outcomes[index] = (ladder_id, item.external_id, seq, CREATED)
         batch.created[(ladder_id, item.kind)] += 1
+    _publish(write, [item for _, item in fresh])
     for index, key in repeats:
         batch.outcomes[index] = (ladder_id, key[1], batch.outcomes[first[key]][2], EXISTING)
     batch.recomputed += count

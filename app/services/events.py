@@ -21,7 +21,7 @@ from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import ChangeOut, GameIn, GameOut, TournamentIn, TournamentOut
-from app.services import auth
+from app.services import auth, feed
 from app.services.auth import ADMIN, Caller, Principal
 from app.services.conversion import (
     GAME,
@@ -209,6 +209,11 @@ def _answer(
     return event_out(runtime, view, changes, *counts)
 
 
+def _event_ref(new: NewEvent) -> tuple[str, str] | None:
+    """How a feed item names the event (adjustments have no id)."""
+    return None if new.external_id is None else (new.kind, new.external_id)
+
+
 def _stored_answer(write: LadderWrite, seq: int) -> GameOut | TournamentOut:
     """The response of a stored event, as stored now (a repeat's: 200)."""
     event = write.session.get(Event, seq)
@@ -246,6 +251,8 @@ def _submit(
         unit.admit(caller, new.ladder_id)
         write = unit.ladder(new.ladder_id)
         recorded = record(write, new, late=late)
+        if not isinstance(recorded, Existing):
+            write.publish(feed.KIND_TYPES[new.kind, "rated"], _event_ref(new))
         return _submitted(write, new, recorded), write.runtime.info.id
 
     submitted, system = run_write(db, work, lock=lock)
@@ -398,6 +405,7 @@ def correct_event(
         event.voided_changes = None
         write.session.flush()
         recomputed = rerate(write, start, {event.seq: new})
+        write.publish(feed.KIND_TYPES[new.kind, "corrected"], _event_ref(new))
         out = _answer(new, event.seq, write.written.get(event.seq, []), write.runtime, *recomputed)
         return out, write.runtime.info.id
 
@@ -425,6 +433,7 @@ def void_event(
             event.voided_changes = [_voided_snapshot(c) for c in changes]
             write.session.flush()
             recomputed = rerate(write, event.occurred_at, {event.seq: None})
+            write.publish(feed.KIND_TYPES[kind, "voided"], (kind, external_id))
         return event_out(write.runtime, event, [], *recomputed), write.runtime.info.id
 
     out, system = run_write(db, work)

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 
 from app.core.database import Database
 from app.core.errors import DomainError, Invalid, NotFound
+from app.services import feed
 from app.services.auth import ADMIN, Caller
 from app.services.history import Appended, NewEvent, append_group
-from app.services.unit_of_work import Deferred, UnitOfWork, Why, run_write
+from app.services.unit_of_work import Created, Deferred, UnitOfWork, Why, run_write
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,9 @@ def record_group(
             return results
         for index, done in zip(taken, append_group(write, [items[i] for i in taken]), strict=True):
             results[index] = done
+            if isinstance(done, Created):  # one feed item per game: each its own request
+                ref = (items[index].kind, items[index].external_id or "")
+                write.publish(feed.GAME_RATED, ref, write.moved_by_event[done.seq])
         return results
 
     try:

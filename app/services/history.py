@@ -183,7 +183,7 @@ def append_group(write: LadderWrite, items: Sequence[NewEvent]) -> list[Appended
     keys_of = {i: db_keys(runtime, items[i].event) for i in _new_ids(write, items, results)}
     rows = write.lock_rows([k for keys in keys_of.values() for k in keys], skip_locked=True)
     appended = _extending(items, keys_of, rows, results)
-    created = _extend(write, [items[i] for i in appended], rows)
+    created = _extend(write, [items[i] for i in appended], rows, per_event=True)
     for index, done in zip(appended, created, strict=True):
         results[index] = done
     return [result if result is not None else Deferred(Why.REPEAT) for result in results]
@@ -485,10 +485,14 @@ def _write_events(
 
 
 def _extend(
-    write: LadderWrite, items: Sequence[NewEvent], rows: Mapping[RatingKey, Any]
+    write: LadderWrite,
+    items: Sequence[NewEvent],
+    rows: Mapping[RatingKey, Any],
+    *,
+    per_event: bool = False,
 ) -> list[Created]:
     """Store ``items``, which stand after everything their ratings have, and rate them from
-    their ratings' current ``rows``."""
+    their ratings' current ``rows``; ``per_event``: note each one's moves (a group's)."""
     if not items:
         return []
     runtime = write.runtime
@@ -497,7 +501,7 @@ def _extend(
         len(items), sum(len(db_keys(runtime, new.event)) for new in items)
     )
     _write_events(write, items, seqs)
-    work = Replay(write, write.ladder.state, set(), keep=seqs)
+    work = Replay(write, write.ladder.state, set(), keep=seqs, per_event=per_event)
     work.start_from_rows(rows)
     work.rate(
         [

@@ -15,6 +15,7 @@ from app.models import Ladder
 from app.repositories.ladders import LadderRepository
 from app.schemas.ladders import LadderChanged, LadderIn, LadderList, LadderOut, LadderPatch
 from app.schemas.systems import SystemOut
+from app.services import feed
 from app.services.auth import ADMIN, Caller
 from app.services.history import recompute
 from app.services.runtime import configure, get_system, now, plain, require_ladder
@@ -131,9 +132,11 @@ def change_ladder(
                 ladder.params = new_params
                 write.session.flush()
                 # The ladder as it is now: the unit read it under its old parameters.
-                recomputed = recompute(unit.reopen(ladder), None)
+                write = unit.reopen(ladder)
+                recomputed = recompute(write, None)
         ladder.updated_at = now()
         write.session.flush()
+        write.publish(feed.LADDER_CHANGED, None)
         out = _out(ladder, LadderRepository(write.session).counts([ladder_id])[ladder_id])
         changed = LadderChanged(
             **out.model_dump(),

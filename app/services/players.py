@@ -29,7 +29,7 @@ from app.schemas.players import (
     RatingOut,
 )
 from app.schemas.profiles import LadderRatingOut, PlayerProfileOut
-from app.services import snapshots
+from app.services import feed, snapshots
 from app.services.auth import ADMIN, Caller
 from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_engine
 from app.services.history import NewEvent, ladder_state_as_of, record
@@ -548,6 +548,7 @@ def adjust_player(
             event=adjustment_to_engine(key, body, at),
         )
         record(write, new)
+        write.publish(feed.RATING_ADJUSTED, None)
         return info.id
 
     system = run_write(db, work)

@@ -18,12 +18,14 @@ from app.engine.ledger import (
     event_ranks,
     event_teams,
     replay,
+    shown,
 )
-from app.engine.types import LadderEvent, PlayerKey, PlayerState
+from app.engine.types import LadderEvent, PlayerKey, PlayerState, Standing
 from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingKey, RatingRepository
+from app.services.feed import Entry, Moved, entry, row_entry
 from app.services.runtime import (
     Runtime,
     db_key,
@@ -98,6 +100,7 @@ class Replay:
         *,
         from_scratch: bool = False,
         keep: Collection[int] = (),
+        per_event: bool = False,
     ) -> None:
         self.write = write
         self.session = write.session
@@ -107,6 +110,10 @@ class Replay:
         self.ladder_state = ladder_state
         #: Events whose change rows are kept in ``write.written`` (for their responses).
         self.keep = frozenset(keep)
+        #: Whether each kept event's moves are noted too (``write.moved_by_event``): a group
+        #: commit publishes one feed item per game. Each rating's entry as it goes, then.
+        self.per_event = per_event
+        self.entries: dict[RatingKey, Entry | None] = {}
         #: Ratings whose changes from the replay's start were deleted.
         self.lost = lost
         self.from_scratch = from_scratch
@@ -135,6 +142,8 @@ class Replay:
                 row.last_played_at,
             )
             self._start(key, start)
+            if self.per_event:
+                self.entries[key] = row_entry(row)
 
     def _start(self, key: RatingKey, start: Start) -> None:
         self.starts[key] = start
@@ -238,7 +247,16 @@ class Replay:
             start.last_event_at, start.last_event_seq = placed.occurred_at, placed.seq
             start.count(outcomes[position], placed.occurred_at)
             self.changed.add(key)
+            if self.per_event and placed.seq in self.keep:
+                self._note_event(placed.seq, key, change.after, start)
         return rows
+
+    def _note_event(self, seq: int, key: RatingKey, state: PlayerState, start: Start) -> None:
+        standing = shown(self.runtime.rater, state, self.ladder_state)
+        after = entry(key[1], {**standing_columns(standing), **start.statistics()})
+        moved = self.write.moved_by_event.setdefault(seq, Moved())
+        moved.note(key, self.entries.get(key), after)
+        self.entries[key] = after
 
     def finish(self) -> tuple[int, int]:
         """Write the rating rows the replay leaves (and the ladder's state); returns (events
@@ -247,6 +265,7 @@ class Replay:
         ratings = RatingRepository(self.session)
         self.load(self.lost)  # ratings that lost changes and had none replayed
         affected = self.lost | self.changed
+        before = self._stored_entries(affected)
         new = sorted(self.changed - self.with_rows)
         ladder_state = self.ladder.state
         ratings.ensure(ladder_id, [fresh_row(self.runtime, ladder_state, k) for k in new])
@@ -257,23 +276,35 @@ class Replay:
             state = self.states.get(engine_key(*key))
             if state is None or start.last_change_id is None:
                 orphaned.append(key)  # every change it had was voided
+                self.write.moved.note(key, before[key], None)
                 continue
-            updates.append(
-                {
-                    "player": key[0],
-                    "faction": key[1],
-                    **state_columns(self.runtime, state, self.ladder_state),
-                    "last_change_id": start.last_change_id,
-                    "last_event_at": start.last_event_at,
-                    "last_event_seq": start.last_event_seq,
-                    **start.statistics(),
-                }
-            )
+            update = {
+                "player": key[0],
+                "faction": key[1],
+                **state_columns(self.runtime, state, self.ladder_state),
+                "last_change_id": start.last_change_id,
+                "last_event_at": start.last_event_at,
+                "last_event_seq": start.last_event_seq,
+                **start.statistics(),
+            }
+            updates.append(update)
+            self.write.moved.note(key, before[key], entry(key[1], update))
         self.writer.update_ratings(ladder_id, updates)
         ratings.delete_many(ladder_id, orphaned)
         if self.runtime.info.ladder_scoped:
             self._store_ladder_state()
         return self.events, len(affected)
+
+    def _stored_entries(self, keys: Iterable[RatingKey]) -> dict[RatingKey, Entry | None]:
+        """Each rating's entry as stored before this write: from the rows the write locked,
+        else read (before the replay's update is sent)."""
+        locked = self.write.rows
+        found = {key: row_entry(locked[key]) for key in keys if key in locked}
+        missing = [key for key in keys if key not in found]
+        if missing:
+            rows = RatingRepository(self.session).rows(self.ladder.id, missing)
+            found.update({key: row_entry(rows.get(key)) for key in missing})
+        return found
 
     def _store_ladder_state(self) -> None:
         """A ladder-wide state (NADF's base) moved: store it with each event replayed, and
@@ -282,14 +313,30 @@ class Replay:
         self.write.unit.flush()  # every rating row is read back, with the update just made
         EventRepository(self.session).set_ladder_states(self.ladder_states)
         LadderRepository(self.session).set_state(ladder_id, self.ladder_state, now())
-        self.writer.update_ratings(
-            ladder_id,
-            [
-                {
-                    "player": row.player,
-                    "faction": row.faction,
-                    **state_columns(self.runtime, decode_state(row.state), self.ladder_state),
-                }
-                for row in RatingRepository(self.session).all_of_ladder(ladder_id)
-            ],
-        )
+        updates = []
+        for row in RatingRepository(self.session).all_of_ladder(ladder_id):
+            columns = state_columns(self.runtime, decode_state(row.state), self.ladder_state)
+            updates.append({"player": row.player, "faction": row.faction, **columns})
+            if row.last_change_id is not None:  # a rating's shown values move with the base
+                after = entry(row.faction, {**_statistics(row), **columns})
+                self.write.moved.note((row.player, row.faction), row_entry(row), after)
+        self.writer.update_ratings(ladder_id, updates)
+
+
+def _statistics(row: Any) -> dict[str, Any]:
+    return {
+        "games": row.games,
+        "wins": row.wins,
+        "draws": row.draws,
+        "losses": row.losses,
+        "last_played_at": row.last_played_at,
+    }
+
+
+def standing_columns(standing: Standing) -> dict[str, Any]:
+    return {
+        "rating": standing.rating,
+        "deviation": standing.deviation,
+        "volatility": standing.volatility,
+        "ranking_value": standing.ranking_value,
+    }

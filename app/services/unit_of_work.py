@@ -40,6 +40,7 @@ domain errors (app/core/errors.py), raised, which roll the attempt back.
 from __future__ import annotations
 
 import functools
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
@@ -50,11 +51,13 @@ from sqlalchemy.orm import Session
 from app.core.database import Database
 from app.core.errors import NotFound
 from app.models import Ladder
+from app.repositories.feed import FeedRepository
 from app.repositories.history import HistoryWriter, history_writer
 from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingKey, RatingRepository
 from app.services.auth import Admission, Caller, Principal
-from app.services.runtime import Runtime, fresh_row, runtime_for
+from app.services.feed import Moved, Published
+from app.services.runtime import Runtime, fresh_row, now, runtime_for
 
 T = TypeVar("T")
 
@@ -154,6 +157,18 @@ class LadderWrite:
     rows: dict[RatingKey, Any] = field(default_factory=dict)
     #: Change rows the replay wrote for the events whose responses are wanted, by seq.
     written: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: The ratings the write moved, before and after (its feed item's ``ratings``); per
+    #: event too where a group commit asked (one item per game).
+    moved: Moved = field(default_factory=Moved)
+    moved_by_event: dict[int, Moved] = field(default_factory=dict)
+
+    def publish(
+        self, type_: str, event: tuple[str, str] | None, moved: Moved | None = None
+    ) -> None:
+        """Publish the write's feed item (``moved``: the ratings it moved, by default all the
+        write moved); written by :meth:`UnitOfWork.finish`, with the write."""
+        ratings = (moved if moved is not None else self.moved).listed()
+        self.unit.published.setdefault(self.ladder.id, []).append(Published(type_, event, ratings))
 
     @property
     def session(self) -> Session:
@@ -199,6 +214,8 @@ class UnitOfWork:
         self.writer: HistoryWriter = history_writer(session)
         self.admission = Admission(session)
         self._ladders: dict[str, LadderWrite] = {}
+        #: Feed items to write, by ladder, in the order published.
+        self.published: dict[str, list[Published]] = {}
 
     def admit(self, caller: Caller, ladder_id: str) -> Principal:
         """The caller's principal for a write to ``ladder_id`` (401, 403, 404 or 429)."""
@@ -236,10 +253,31 @@ class UnitOfWork:
         self.writer.flush()
 
     def finish(self) -> None:
-        """What every write does last, in its transaction: count the admitted keys' requests
-        (their windows' rows stay locked only until the commit) and send what is held."""
-        self.admission.settle()
+        """What every write does last, in its transaction: send what is held, write its feed
+        items (taking each ladder's next cursors: the ladder's row stays locked until the
+        commit, so cursors follow the order writes commit in) and count the admitted keys'
+        requests (their windows' rows, too, stay locked only until the commit)."""
         self.flush()
+        feed = FeedRepository(self.session)
+        stamp = now()
+        for ladder_id, items in sorted(self.published.items()):
+            last = feed.take_cursors(ladder_id, len(items))
+            feed.add(
+                [
+                    {
+                        "id": f"fi_{secrets.token_hex(16)}",
+                        "ladder_id": ladder_id,
+                        "cursor": cursor,
+                        "type": item.type,
+                        "at": stamp,
+                        "event_kind": item.event[0] if item.event else None,
+                        "event_id": item.event[1] if item.event else None,
+                        "ratings": item.ratings,
+                    }
+                    for cursor, item in enumerate(items, start=last - len(items) + 1)
+                ]
+            )
+        self.admission.settle()
 
 
 def run_write(db: Database, work: Callable[[UnitOfWork], T], *, lock: Lock = Lock.SHARED) -> T:

@@ -452,6 +452,50 @@ class HistoryMachine(RuleBasedStateMachine):
             stored = {(r[0], r[1]): _json(r[2]) for r in rows}
         assert stored == expected
 
+    @invariant()
+    def the_feed_mirrors_the_stored_ratings(self) -> None:
+        """Applying every feed item of the ladder in cursor order to an empty mirror gives
+        each stored rating's shown values and statistics (API.md "Change feed"); each item's
+        ``before`` is what the mirror held."""
+        with self.database.engine.connect() as connection:
+            items = connection.execute(
+                text("SELECT cursor, ratings FROM feed_items WHERE ladder_id = :l ORDER BY cursor"),
+                {"l": self.ladder},
+            ).all()
+            rows = connection.execute(
+                text(
+                    "SELECT player, faction, rating, deviation, volatility, ranking_value, games, "
+                    "wins, draws, losses FROM player_ratings "
+                    "WHERE ladder_id = :l AND last_change_id IS NOT NULL"
+                ),
+                {"l": self.ladder},
+            ).mappings()
+            stored = {(r["player"], r["faction"] or None): dict(r) for r in rows}
+        cursors = [cursor for cursor, _ in items]
+        assert cursors == list(range(1, len(items) + 1))
+        mirror: dict[tuple[str, str | None], dict[str, Any]] = {}
+        for _cursor, ratings in items:
+            for moved in _json(ratings):
+                key = (moved["player"], moved["faction"])
+                assert mirror.get(key) == moved["before"]
+                if moved["after"] is None:
+                    mirror.pop(key)
+                else:
+                    mirror[key] = moved["after"]
+        fields = (
+            "rating",
+            "deviation",
+            "volatility",
+            "ranking_value",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+        )
+        assert {k: {f: v[f] for f in fields} for k, v in mirror.items()} == {
+            k: {f: v[f] for f in fields} for k, v in stored.items()
+        }
+
 
 @dataclass
 class Step:
