@@ -118,7 +118,8 @@ def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
     async def dependency(request: Request, credentials: Credentials) -> Principal:
         settings = request.app.state.settings
         if scope == auth.READ and settings.public_reads:
-            _address_limit(request).count(client_address(request), settings.public_reads_per_minute)
+            limit = settings.public_reads_per_minute
+            request.state.rate_limit = _address_limit(request).count(client_address(request), limit)
             return auth.PUBLIC_READER
         principal = await _verified(request, _caller(settings, credentials, scope))
         principal.require_scope(scope)
@@ -204,11 +205,15 @@ async def charge(request: Request, caller: Principal, settings: Settings, weight
         return
     if caller is auth.PUBLIC_READER:
         limit = settings.public_reads_per_minute
-        _address_limit(request).count(client_address(request), limit, extra)
+        request.state.rate_limit = _address_limit(request).count(
+            client_address(request), limit, extra
+        )
         return
     db: Database = request.app.state.db
     per_minute = settings.rate_limit_per_minute
-    await anyio.to_thread.run_sync(auth.count_request, db, caller, per_minute, extra)
+    counted = await anyio.to_thread.run_sync(auth.count_request, db, caller, per_minute, extra)
+    if counted is not None:
+        request.state.rate_limit = counted
 
 
 async def run_heavy(

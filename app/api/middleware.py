@@ -79,6 +79,24 @@ def _new_request_id() -> str:
     return f"{value:032x}"
 
 
+def _rate_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
+    """RateLimit-Limit, -Remaining and -Reset for a rate-limited caller: its window as last
+    counted (a key's, in the request's claim; an address's for public reads)."""
+    state = scope.get("state") or {}
+    rate = state.get("rate_limit")
+    claim = state.get("claim")
+    if claim is not None and claim.rate is not None:
+        rate = claim.rate if rate is None or claim.rate[1] < rate[1] else rate
+    if rate is None:
+        return []
+    limit, remaining, reset = rate
+    return [
+        (b"ratelimit-limit", str(limit).encode()),
+        (b"ratelimit-remaining", str(remaining).encode()),
+        (b"ratelimit-reset", str(reset).encode()),
+    ]
+
+
 def _add_headers(message: Message, request_id: str, api: bool) -> None:
     """The request id, and the security headers the response does not set itself."""
     raw = message["headers"] = [
@@ -117,6 +135,7 @@ class RequestContext:
                 status = message["status"]
                 response_started = True
                 _add_headers(message, request_id, not scope["path"].startswith("/dashboard"))
+                message["headers"].extend(_rate_headers(scope))
             await send(message)
 
         try:

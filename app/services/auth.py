@@ -89,6 +89,15 @@ def is_admin_token(admin_token: str | None, token: str) -> bool:
     return admin_token is not None and hmac.compare_digest(token.encode(), admin_token.encode())
 
 
+#: What a rate-limited caller is told of its window (the RateLimit-* headers): its limit, the
+#: requests it has left, and the seconds until the window ends.
+RateState = tuple[int, int, int]
+
+
+def rate_state(limit: int, count: int, window: int, moment: float) -> RateState:
+    return limit, max(0, limit - count), int(window + RATE_WINDOW_SECONDS - moment) + 1
+
+
 @dataclass(slots=True)
 class KeyClaim:
     """An API key as a request presented it, not verified yet: a write verifies and counts it
@@ -107,6 +116,8 @@ class KeyClaim:
     #: transaction of the same request (a game a group handed back) neither reads nor counts
     #: it again.
     principal: Principal | None = None
+    #: The key's window once counted (sent as RateLimit-* headers).
+    rate: RateState | None = None
 
 
 #: Who a request says it is: the admin (known at once) or an API key still to verify.
@@ -213,6 +224,7 @@ class Admission:
             pending = self._pending.setdefault(caller.key_id, [0, limit])
             if limit > 0 and count + pending[0] >= limit:
                 caller.settled = True
+                caller.rate = rate_state(limit, limit, self.window, self.moment)
                 raise _too_many(limit, self.window, self.moment)
             pending[0] += 1
             self._claims.append((caller, principal))
@@ -231,6 +243,11 @@ class Admission:
                 keys.forget_windows_before(key_id, self.window)
             if 0 < limit < total:
                 raise RaceLost(f"key {key_id}: its window passed the limit meanwhile")
+            if limit > 0:
+                state = rate_state(limit, total, self.window, self.moment)
+                for claim, _principal in self._claims:
+                    if claim.key_id == key_id:
+                        claim.rate = state
 
     def committed(self) -> None:
         """The transaction that counted the claims committed."""
@@ -255,23 +272,28 @@ def authenticate(db: Database, claim: KeyClaim, weight: int = 1) -> Principal:
 
     principal, count = db.run(work)
     claim.settled = True
+    if claim.per_minute > 0:
+        claim.rate = rate_state(claim.per_minute, count, window, moment)
     if 0 < claim.per_minute < count:
         raise _too_many(claim.per_minute, window, moment)
     principal.require_scope(claim.scope)
     return principal
 
 
-def count_request(db: Database, principal: Principal, per_minute: int, weight: int = 1) -> None:
+def count_request(
+    db: Database, principal: Principal, per_minute: int, weight: int = 1
+) -> RateState | None:
     """Count ``weight`` more requests of an identified key (a heavy read by its cost,
-    app.services.heavy); 429 past ``per_minute``."""
+    app.services.heavy); its window after, or 429 past ``per_minute``."""
     if principal.key_id is None or per_minute <= 0:
-        return
+        return None
     moment = time.time()
     window = _window(moment)
     key_id = principal.key_id
     count = db.run(lambda session: KeyRepository(session).count_requests(key_id, window, weight))
     if count > per_minute:
         raise _too_many(per_minute, window, moment)
+    return rate_state(per_minute, count, window, moment)
 
 
 class AddressLimit:
@@ -284,10 +306,11 @@ class AddressLimit:
         self._window = 0
         self._counts: dict[str, int] = {}
 
-    def count(self, address: str, per_minute: int, weight: int = 1) -> None:
-        """Count ``weight`` requests of ``address``; 429 past ``per_minute`` (0: no limit)."""
+    def count(self, address: str, per_minute: int, weight: int = 1) -> RateState | None:
+        """Count ``weight`` requests of ``address``; its window after (None: no limit), or
+        429 past ``per_minute``."""
         if per_minute <= 0:
-            return
+            return None
         moment = time.time()
         window = int(moment // RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS
         with self._lock:
@@ -302,6 +325,7 @@ class AddressLimit:
                 "key; retry later, or use an API key",
                 int(window + RATE_WINDOW_SECONDS - moment) + 1,
             )
+        return rate_state(per_minute, count, window, moment)
 
 
 def create_key(db: Database, secret: bytes | None, body: KeyIn) -> KeyCreated:

@@ -143,3 +143,32 @@ async def test_each_caller_of_a_group_gets_its_own_answer(
     ]
     for n, stored in ((0, 200), (1, 404), (2, 404), (3, 404), (4, 200)):
         assert (await client.get(f"/ladders/club/games/g{n}")).status_code == stored
+
+
+async def test_a_rate_limited_caller_is_told_its_window(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    """RateLimit-Limit, -Remaining and -Reset on every answer to a key (API.md "Clients"),
+    its writes included; none for the admin token, which has no limit."""
+    await make_ladder(client, "club", "elo")
+    async with _replica(database, rate_limit_per_minute=5) as http:
+        for _attempt in range(2):
+            key = await _key(client, ["results:write", "read"], ["club"])
+            window = int(time.time() // RATE_WINDOW_SECONDS)
+            headers = {"Authorization": f"Bearer {key}"}
+            answers = [
+                await http.post(
+                    "/games",
+                    json=game("club", f"r{_attempt}", {"a": 1, "b": 2}, 1),
+                    headers=headers,
+                ),
+                await http.get("/ladders/club/leaderboard", headers=headers),
+                await http.post("/games", json={"ladder": "club"}, headers=headers),  # 422
+            ]
+            if int(time.time() // RATE_WINDOW_SECONDS) == window:
+                break
+    assert [a.status_code for a in answers] == [201, 200, 422]
+    assert [a.headers["ratelimit-limit"] for a in answers] == ["5", "5", "5"]
+    assert [a.headers["ratelimit-remaining"] for a in answers] == ["4", "3", "2"]
+    assert all(1 <= int(a.headers["ratelimit-reset"]) <= RATE_WINDOW_SECONDS + 1 for a in answers)
+    assert "ratelimit-limit" not in (await client.get("/ladders/club")).headers
