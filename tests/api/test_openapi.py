@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from app.main import create_app
@@ -34,3 +35,26 @@ def test_contract_paths_are_present() -> None:
         "/readyz",
     ):
         assert path in paths, path
+
+
+def test_every_operation_has_a_stable_camel_case_id_and_a_tag() -> None:
+    """Generated clients name their methods by operationId (API.md "Clients")."""
+    paths = json.loads(COMMITTED.read_text())["paths"]
+    ids = {
+        (method.upper(), path): operation["operationId"]
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+    }
+    assert len(set(ids.values())) == len(ids)
+    for (method, path), operation_id in ids.items():
+        assert re.fullmatch(r"[a-z]+(?:[A-Z][a-z0-9]*)*", operation_id), (
+            method,
+            path,
+            operation_id,
+        )
+        assert paths[path][method.lower()]["tags"], (method, path)
+    # The names API.md gives as examples, and a few a client leans on.
+    assert ids[("POST", "/games")] == "createGame"
+    assert ids[("GET", "/ladders/{ladder}/leaderboard")] == "getLeaderboard"
+    assert ids[("GET", "/ladders/{ladder}/feed")] == "getFeed"
+    assert ids[("POST", "/webhooks")] == "createWebhook"

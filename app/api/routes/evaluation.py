@@ -34,7 +34,7 @@ async def _admit(
 
 
 @router.post("/ladders/{ladder}/evaluate", response_model=EvaluateOut)
-async def post_evaluate(
+async def evaluate_ladder(
     ladder: LadderId,
     body: EvaluateIn,
     request: Request,
@@ -56,7 +56,7 @@ async def post_evaluate(
 
 
 @router.post("/ladders/{ladder}/tune", response_model=TuneOut)
-async def post_tune(
+async def tune_ladder(
     ladder: LadderId,
     body: TuneIn,
     request: Request,

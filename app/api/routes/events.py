@@ -91,7 +91,7 @@ TOURNAMENT_CREATED: dict[int | str, dict[str, Any]] = {
     responses=GAME_CREATED,
     tags=["games"],
 )
-async def post_game(
+async def create_game(
     body: GameIn,
     context: ResultsWriteContext,
     dry_run: DryRun = False,
@@ -124,7 +124,7 @@ async def post_game(
     response_model=GameBatchOut,
     tags=["games"],
 )
-def post_games_batch(
+def create_games_batch(
     body: GameBatchIn, db: DB, caller: ResultsWriter, settings: AppSettings
 ) -> GameBatchOut:
     """Up to 10,000 games in one atomic request: every game is validated first and nothing is
@@ -181,7 +181,7 @@ def _same_ids(body_ladder: str, body_id: str, ladder: str, event_id: str) -> Non
     response_model=GameOut,
     tags=["games"],
 )
-def put_game(
+def correct_game(
     ladder: LadderId,
     game_id: EventId,
     body: GameIn,
@@ -203,7 +203,7 @@ def put_game(
     response_model=GameOut,
     tags=["games"],
 )
-def delete_game(ladder: LadderId, game_id: EventId, db: DB, caller: ResultsWriter) -> GameOut:
+def void_game(ladder: LadderId, game_id: EventId, db: DB, caller: ResultsWriter) -> GameOut:
     """Void a game: it stays in history as voided and every later rating is recomputed."""
     note(ladder=ladder)
     out = service.void_event(db, ladder, GAME, game_id, caller)
@@ -218,7 +218,7 @@ def delete_game(ladder: LadderId, game_id: EventId, db: DB, caller: ResultsWrite
     responses=TOURNAMENT_CREATED,
     tags=["tournaments"],
 )
-def post_tournament(
+def create_tournament(
     body: TournamentIn,
     db: DB,
     response: Response,
@@ -277,7 +277,7 @@ def list_tournaments(
     response_model=TournamentOut,
     tags=["tournaments"],
 )
-def put_tournament(
+def correct_tournament(
     ladder: LadderId,
     tournament_id: EventId,
     body: TournamentIn,
@@ -299,7 +299,7 @@ def put_tournament(
     response_model=TournamentOut,
     tags=["tournaments"],
 )
-def delete_tournament(
+def void_tournament(
     ladder: LadderId, tournament_id: EventId, db: DB, caller: ResultsWriter
 ) -> TournamentOut:
     """Void a tournament: it stays in history as voided and every later rating is
@@ -315,7 +315,9 @@ def delete_tournament(
     response_model=StandingsOut,
     tags=["tournaments"],
 )
-def get_standings(ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader) -> StandingsOut:
+def get_tournament_standings(
+    ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader
+) -> StandingsOut:
     """Standings of a tournament of games (Kinzett): primary points, then secondary points;
     team standings when the tournament declares teams."""
     caller.check_ladder(ladder)
@@ -327,7 +329,7 @@ def get_standings(ladder: LadderId, tournament_id: EventId, db: DB, caller: Read
     response_model=TeamsOut,
     tags=["tournaments"],
 )
-def put_teams(
+def set_tournament_teams(
     ladder: LadderId, tournament_id: EventId, body: TeamsIn, db: DB, caller: LadderAdmin
 ) -> TeamsOut:
     """Declare the tournament's teams (replacing any declared before)."""
@@ -340,6 +342,8 @@ def put_teams(
     response_model=TeamsOut,
     tags=["tournaments"],
 )
-def get_teams(ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader) -> TeamsOut:
+def get_tournament_teams(
+    ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader
+) -> TeamsOut:
     caller.check_ladder(ladder)
     return tournaments.get_teams(db, ladder, tournament_id)

@@ -12,13 +12,13 @@ router = APIRouter(tags=["operations"])
 
 
 @router.get("/healthz")
-def healthz() -> dict[str, str]:
+def get_health() -> dict[str, str]:
     """200 while the process runs."""
     return {"status": "ok"}
 
 
 @router.get("/readyz", responses={503: {"description": "The database does not answer"}})
-def readyz(db: DB) -> JSONResponse:
+def get_readiness(db: DB) -> JSONResponse:
     """200 when the database answers, 503 otherwise."""
     if db.ping():
         return JSONResponse({"status": "ready"})

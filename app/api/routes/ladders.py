@@ -70,7 +70,7 @@ def get_ladder(ladder: LadderId, db: DB, caller: Reader) -> LadderOut:
 
 
 @router.patch("/ladders/{ladder}", response_model=LadderChanged)
-def patch_ladder(
+def update_ladder(
     ladder: LadderId, body: LadderPatch, db: DB, caller: HistoryAdmin
 ) -> LadderChanged:
     """Change the title, or the parameters: the whole ladder is then recomputed under them."""
@@ -79,7 +79,7 @@ def patch_ladder(
 
 
 @router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut)
-async def post_whatif(
+async def what_if(
     ladder: LadderId,
     body: WhatIfIn,
     request: Request,

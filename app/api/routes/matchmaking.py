@@ -28,7 +28,7 @@ router = APIRouter()
 
 
 @router.post("/ladders/{ladder}/balance", response_model=BalanceOut, tags=["matchmaking"])
-async def post_balance(
+async def balance_teams(
     ladder: LadderId,
     body: BalanceIn,
     request: Request,

@@ -188,7 +188,7 @@ def list_players(
 
 
 @router.put("/players/{player}", response_model=ProfileOut, tags=["profiles"])
-def put_profile(player: PlayerId, body: ProfileIn, db: DB, caller: LadderAdmin) -> ProfileOut:
+def set_profile(player: PlayerId, body: ProfileIn, db: DB, caller: LadderAdmin) -> ProfileOut:
     """Set the player's profile, shared by every ladder: ``name`` (1-200 characters) and
     ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field left out is
     cleared. Profiles are not history: setting one recomputes nothing."""
@@ -203,7 +203,7 @@ def get_profile(player: PlayerId, db: DB, caller: Reader) -> PlayerProfileOut:
 
 
 @router.post("/predictions", response_model=PredictionOut | TeamPredictionOut, tags=["predictions"])
-async def post_prediction(
+async def predict(
     body: PredictionIn,
     request: Request,
     db: DB,
