@@ -68,8 +68,7 @@ else
     say "cannot pull $BASE; building a stand-in with debootstrap"
     flock --verbose "$LOCK" debootstrap --variant=minbase \
         --include=python3,python3-venv,python-is-python3,ca-certificates \
-        bookworm "$WORK/rootfs" http://deb.debian.org/debian >"$WORK/debootstrap.log" 2>&1 ||
-        { tail -n 30 "$WORK/debootstrap.log" >&2; fail "debootstrap failed"; }
+        bookworm "$WORK/rootfs" http://deb.debian.org/debian || fail "debootstrap failed"
     # Like the real image, no package cache or lists (95 MB).
     rm -rf "$WORK"/rootfs/var/cache/apt/archives/*.deb "$WORK"/rootfs/var/lib/apt/lists/*
     tar -C "$WORK/rootfs" -c . |
