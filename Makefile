@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit openapi clean
+.PHONY: run test lint typecheck unit openapi image-test clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -32,6 +32,10 @@ unit: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/ratings openapi --output openapi/openapi.json
+
+## Build the Dockerfile with podman and check the image on PostgreSQL at 127.0.0.1:5432.
+image-test:
+	deploy/image-test.sh
 
 clean:
 	rm -rf $(VENV) data .mypy_cache .ruff_cache .pytest_cache
