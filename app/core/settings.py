@@ -60,17 +60,12 @@ class Settings(BaseSettings):
     #: HTTP/1.1 clients) gets the 413 rather than a reset connection. Past it the connection
     #: is closed at once.
     max_discard_bytes: int = Field(default=8 * MIB, ge=0)
-    #: Seconds a connection may take to send a request's headers (from its opening, or from
-    #: the first byte of a next request); a slower one is closed (app/protocol.py).
-    header_timeout: float = Field(default=10.0, gt=0)
-    #: Seconds a request may take to send its whole body after its headers; a slower one gets
-    #: a 408 and is closed.
-    body_timeout: float = Field(default=30.0, gt=0)
-    #: Seconds an idle keep-alive connection is kept between requests. Longer than what a
-    #: client or load balancer in front keeps one idle (httpx 5 s, nginx's upstream 15 s in
-    #: deploy/nginx.conf): a request sent as the server closes the connection fails with a
-    #: reset, and a POST is not resent for the client.
-    keep_alive_timeout: float = Field(default=20.0, gt=0)
+    #: Seconds a connection may wait for a request's headers: idle between requests
+    #: (keep-alive), new, or trickling them; then it is closed (granian's header read
+    #: timeout). Longer than what a client or load balancer in front keeps one idle (httpx
+    #: 5 s, nginx's upstream 15 s in deploy/nginx.conf): a request sent as the server closes
+    #: the connection fails with a reset, and a POST is not resent for the client.
+    keep_alive_timeout: float = Field(default=20.0, ge=1)
     max_players_per_game: int = Field(default=100, ge=2, le=100)
     max_standings: int = Field(default=10_000, ge=2, le=10_000)
     max_batch_games: int = Field(default=10_000, ge=1, le=10_000)
