@@ -110,8 +110,9 @@ def serve() -> None:
     settings = get_settings()
     migrate(settings.database_url)
     configure_logging(settings.log_level)  # this command's own lines, as the app's
-    os.environ["RATINGS_ADMIN_TOKEN"] = ensure_admin_token(settings)
-    get_settings.cache_clear()
+    # Generated once into the token file, which the workers' settings read: the token is
+    # never put in the environment, where child processes and /proc/PID/environ show it.
+    ensure_admin_token(settings)
     if settings.workers > 1 and not os.environ.get(MULTIPROCESS_ENV):
         # Worker processes write their metrics here; /metrics adds them up.
         os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="ratings-metrics-")

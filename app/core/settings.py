@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path("data")
 DEFAULT_SQLITE_URL = f"sqlite:///{DEFAULT_DATA_DIR / 'ratings.db'}"
+DEFAULT_ADMIN_TOKEN_FILE = DEFAULT_DATA_DIR / "admin_token"
 MIB = 1024 * 1024
 #: Body bytes POST /games/batch allows per game by default: a two-player game whose four
 #: identifiers all have the 100 characters API.md allows takes about 530 bytes of JSON with
@@ -29,9 +31,10 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     workers: int = Field(default=1, ge=1, le=64)
+    #: Without it, the token kept in ``admin_token_file`` (``ratings serve`` generates one).
     admin_token: str | None = Field(default=None, min_length=16)
     #: Where ``ratings serve`` keeps a generated admin token when none is configured.
-    admin_token_file: Path = DEFAULT_DATA_DIR / "admin_token"
+    admin_token_file: Path = DEFAULT_ADMIN_TOKEN_FILE
     public_reads: bool = False
     log_level: str = "INFO"
     #: Connections per process (PostgreSQL); SQLite uses a small pool of its own.
@@ -88,6 +91,20 @@ class Settings(BaseSettings):
     write_group_max: int = Field(default=64, ge=0, le=1_000)
     #: Origins allowed by CORS (comma-separated), e.g. "https://lobby.example.org".
     cors_origins: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _token_from_file(cls, data: Any) -> Any:
+        """The kept token, so that ``ratings serve``'s workers need it in no environment."""
+        if isinstance(data, dict) and not data.get("admin_token"):
+            path = Path(data.get("admin_token_file") or DEFAULT_ADMIN_TOKEN_FILE)
+            try:
+                token = path.read_text().strip()
+            except FileNotFoundError:
+                token = ""
+            if token:
+                data = {**data, "admin_token": token}
+        return data
 
     @property
     def batch_body_limit(self) -> int:

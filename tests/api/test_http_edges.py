@@ -433,3 +433,12 @@ def test_without_a_terminal_the_log_names_the_file_not_the_token(
     assert str(settings.admin_token_file) in caplog.text
     captured = capsys.readouterr()
     assert token not in captured.err + captured.out + caplog.text
+
+
+def test_without_a_configured_token_the_settings_read_the_kept_one(tmp_path: Path) -> None:
+    path = tmp_path / "admin_token"
+    assert Settings(admin_token=None, admin_token_file=path).admin_token is None
+    path.write_text("kept-token-0123456789\n")
+    assert Settings(admin_token=None, admin_token_file=path).admin_token == "kept-token-0123456789"
+    configured = Settings(admin_token=ADMIN_TOKEN, admin_token_file=path)
+    assert configured.admin_token == ADMIN_TOKEN

@@ -1,6 +1,7 @@
 """``ratings serve`` with several workers (granian): a reload replaces them one at a time
 without refusing a connection, a worker that dies is replaced and its gauges forgotten,
-SIGTERM stops all, and a port taken stops the service."""
+SIGTERM stops all, a port taken stops the service, and a generated admin token reaches the
+workers through its file, never through the environment."""
 
 from __future__ import annotations
 
@@ -136,3 +137,18 @@ def test_a_port_taken_stops_the_service(tmp_path: Path) -> None:
         port = str(taken.getsockname()[1])
         with serving(tmp_path, wait=False, RATINGS_WORKERS="2", RATINGS_PORT=port) as server:
             assert server.process.wait(timeout=PATIENCE) == 1
+
+
+def test_a_generated_token_reaches_the_workers_through_its_file_only(tmp_path: Path) -> None:
+    with serving(tmp_path, RATINGS_ADMIN_TOKEN=None, RATINGS_WORKERS=str(WORKERS)) as server:
+        until(lambda: len(server.workers()) == WORKERS, "every worker started")
+        token = (tmp_path / "admin_token").read_text().strip()
+        assert len(token) >= 16
+        # New connections, spread over both workers: each read the token from the file.
+        for _ in range(20):
+            headers = {"Authorization": f"Bearer {token}"}
+            assert httpx.get(f"{server.url}/ladders", headers=headers).status_code == 200
+        wrong = {"Authorization": "Bearer " + "x" * len(token)}
+        assert httpx.get(f"{server.url}/ladders", headers=wrong).status_code == 401
+        for pid in {server.process.pid, *server.workers()}:
+            assert token.encode() not in Path(f"/proc/{pid}/environ").read_bytes()
