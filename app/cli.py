@@ -18,7 +18,10 @@ from app.core.settings import Settings, get_settings
 
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 #: The ASGI application factory granian serves.
-APP = "app.main:create_app"
+APP = "app.cli:served_app"
+#: Proxies whose X-Forwarded-For names the client (comma-separated addresses or networks,
+#: or "*"): uvicorn's variable and default, kept for the deployments that set it.
+FORWARDED_ALLOW_IPS = "FORWARDED_ALLOW_IPS"
 
 if TYPE_CHECKING:
     from app.core.database import Database
@@ -136,6 +139,17 @@ def serve() -> None:
         log_level=LogLevels(settings.log_level.lower()),
         log_dictconfig=GRANIAN_LOGGING,
     ).serve()
+
+
+def served_app() -> Any:
+    """The application as ``ratings serve`` serves it: behind a trusted proxy, the client's
+    address (which the public reads' limit counts) is the one the proxy forwards."""
+    from granian.utils.proxies import wrap_asgi_with_proxy_headers
+
+    from app.main import create_app
+
+    trusted = os.environ.get(FORWARDED_ALLOW_IPS, "127.0.0.1")
+    return wrap_asgi_with_proxy_headers(create_app(), trusted)
 
 
 def write_openapi(output: Path) -> None:

@@ -1,7 +1,8 @@
 """``ratings serve`` with several workers (granian): a reload replaces them one at a time
 without refusing a connection, a worker that dies is replaced and its gauges forgotten,
-SIGTERM stops all, a port taken stops the service, and a generated admin token reaches the
-workers through its file, never through the environment."""
+SIGTERM stops all, a port taken stops the service, a generated admin token reaches the
+workers through its file, never through the environment, and behind a trusted proxy the
+forwarded client address is the one counted."""
 
 from __future__ import annotations
 
@@ -152,3 +153,17 @@ def test_a_generated_token_reaches_the_workers_through_its_file_only(tmp_path: P
         assert httpx.get(f"{server.url}/ladders", headers=wrong).status_code == 401
         for pid in {server.process.pid, *server.workers()}:
             assert token.encode() not in Path(f"/proc/{pid}/environ").read_bytes()
+
+
+def test_behind_a_trusted_proxy_the_forwarded_client_is_counted(tmp_path: Path) -> None:
+    """Public reads are limited per client address: a proxy on 127.0.0.1 (trusted by default,
+    FORWARDED_ALLOW_IPS) names the client in X-Forwarded-For."""
+    limits = {"RATINGS_PUBLIC_READS": "true", "RATINGS_PUBLIC_READS_PER_MINUTE": "2"}
+    with serving(tmp_path, **limits) as server:
+
+        def read(client: str) -> int:
+            headers = {"X-Forwarded-For": client}
+            return httpx.get(f"{server.url}/ladders", headers=headers).status_code
+
+        assert [read("203.0.113.1") for _ in range(3)] == [200, 200, 429]
+        assert read("203.0.113.2") == 200
