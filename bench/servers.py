@@ -3,11 +3,12 @@
     flock /tmp/bench.lock .venv/bin/python bench/servers.py [--rounds 3] [--duration 15]
 
 Contenders, each with 2 workers on the same PostgreSQL schema, reset and migrated before every
-start: ``ratings serve`` as the checkout has it, granian (ASGI) and gunicorn with uvicorn
-workers (``--reuse-port``). Each round runs every contender once, in an order rotated by the
-round; each run is a 5 s warm-up, ANALYZE, then wrk (bench/post_games.lua, fundox, 64
-connections) for the measured seconds. Prints a table and writes
-bench/results/servers-<UTC>.md.
+start: ``ratings serve`` as the checkout has it (uvicorn with app/workers.py and
+app/protocol.py before 0dda71e, granian since), granian (ASGI) and gunicorn with uvicorn
+workers (``--reuse-port``; ``pip install gunicorn uvicorn-worker``, not dependencies). Each
+round runs every contender once, in an order rotated by the round; each run is a 5 s warm-up,
+ANALYZE, then wrk (bench/post_games.lua, fundox, 64 connections) for the measured seconds.
+Prints a table and writes bench/results/servers-<UTC>.md.
 """
 
 from __future__ import annotations
