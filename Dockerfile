@@ -22,5 +22,5 @@ RUN mkdir -p /srv/ratings/data && chown ratings:ratings /srv/ratings/data
 USER ratings
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s CMD python -c "import urllib.request,os; urllib.request.urlopen(f'http://127.0.0.1:{os.environ.get(\"RATINGS_PORT\",\"8000\")}/healthz')"
-# `ratings serve` runs the migrations, then uvicorn.
+# `ratings serve` runs the migrations, then granian.
 CMD ["ratings", "serve"]

@@ -17,8 +17,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from app.core.settings import Settings, get_settings
 
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
-#: The ASGI application factory uvicorn serves.
-APP = "app.main:create_app"
+#: The ASGI application factory granian serves.
+APP = "app.cli:served_app"
+#: Proxies whose X-Forwarded-For names the client (comma-separated addresses or networks,
+#: or "*"): uvicorn's variable and default, kept for the deployments that set it.
+FORWARDED_ALLOW_IPS = "FORWARDED_ALLOW_IPS"
 
 if TYPE_CHECKING:
     from app.core.database import Database
@@ -30,12 +33,22 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
 #: Bytes of randomness in a generated admin token.
 ADMIN_TOKEN_BYTES = 32
-#: Seconds SIGTERM waits for in-flight requests before uvicorn exits.
+#: Seconds SIGTERM waits for a worker's in-flight requests before it is killed.
 GRACEFUL_SHUTDOWN_SECONDS = 20
 #: Where a generated admin token is shown: the controlling terminal, whatever stderr is.
 TERMINAL = Path("/dev/tty")
-#: The HTTP protocol class uvicorn runs (app/protocol.py).
-HTTP_PROTOCOL = "app.protocol:TimedProtocol"
+#: granian's own lines as JSON on stderr, like every other line of the service.
+GRANIAN_LOGGING: dict[str, Any] = {
+    "formatters": {"json": {"()": "app.core.logging.JsonFormatter"}},
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "json",
+            "stream": "ext://sys.stderr",
+        }
+    },
+    "loggers": {"_granian": {"handlers": ["stderr"], "propagate": False}},
+}
 
 log = logging.getLogger("ratings.cli")
 
@@ -86,36 +99,57 @@ def _show_generated_token(path: Path, token: str, terminal: Path) -> None:
 
 
 def serve() -> None:
-    import uvicorn
+    """Migrate, then serve with granian until SIGTERM or SIGINT (SIGHUP: replace the workers
+    one at a time)."""
+    import multiprocessing
+
+    from granian.constants import HTTPModes, Interfaces
+    from granian.http import HTTP1Settings
+    from granian.log import LogLevels
+    from granian.server import Server
 
     from app.core.logging import configure_logging
-    from app.workers import Supervisor, reuse_port_supported
 
     settings = get_settings()
     migrate(settings.database_url)
     configure_logging(settings.log_level)  # this command's own lines, as the app's
-    os.environ["RATINGS_ADMIN_TOKEN"] = ensure_admin_token(settings)
-    get_settings.cache_clear()
+    # Generated once into the token file, which the workers' settings read: the token is
+    # never put in the environment, where child processes and /proc/PID/environ show it.
+    ensure_admin_token(settings)
     if settings.workers > 1 and not os.environ.get(MULTIPROCESS_ENV):
         # Worker processes write their metrics here; /metrics adds them up.
         os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="ratings-metrics-")
-    options: dict[str, Any] = {
-        "factory": True,
-        "host": settings.host,
-        "port": settings.port,
-        "workers": settings.workers,
-        "log_config": None,
-        "access_log": False,
-        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
-        "timeout_keep_alive": settings.keep_alive_timeout,
-        # uvicorn's protocol with read timeouts (RATINGS_HEADER_TIMEOUT, RATINGS_BODY_TIMEOUT).
-        "http": HTTP_PROTOCOL,
-    }
-    config = uvicorn.Config(APP, **options)
-    if reuse_port_supported(config):
-        # A listening socket per worker, so connections spread over them (app/workers.py).
-        sys.exit(Supervisor(config).run())
-    uvicorn.run(APP, **options)
+    # Each worker a fresh interpreter: forked ones would keep the modules this process has
+    # imported (settings, models, migrations), old code after a SIGHUP.
+    multiprocessing.set_start_method("spawn", force=True)
+    Server(
+        APP,
+        address=settings.host,
+        port=settings.port,
+        interface=Interfaces.ASGI,
+        factory=True,
+        workers=settings.workers,
+        http=HTTPModes.http1,
+        websockets=False,
+        # granian's one read timeout: a request's headers must arrive within it, whether the
+        # connection is new, idle between requests (keep-alive) or trickling them.
+        http1_settings=HTTP1Settings(header_read_timeout=round(settings.keep_alive_timeout * 1000)),
+        respawn_failed_workers=True,
+        workers_kill_timeout=GRACEFUL_SHUTDOWN_SECONDS,
+        log_level=LogLevels(settings.log_level.lower()),
+        log_dictconfig=GRANIAN_LOGGING,
+    ).serve()
+
+
+def served_app() -> Any:
+    """The application as ``ratings serve`` serves it: behind a trusted proxy, the client's
+    address (which the public reads' limit counts) is the one the proxy forwards."""
+    from granian.utils.proxies import wrap_asgi_with_proxy_headers
+
+    from app.main import create_app
+
+    trusted = os.environ.get(FORWARDED_ALLOW_IPS, "127.0.0.1")
+    return wrap_asgi_with_proxy_headers(create_app(), trusted)
 
 
 def write_openapi(output: Path) -> None:
@@ -457,7 +491,7 @@ def _request(model: Any, body: dict[str, Any]) -> Any:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="ratings", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("serve", help="migrate, then serve with uvicorn")
+    commands.add_parser("serve", help="migrate, then serve with granian")
     commands.add_parser("migrate", help="upgrade the database schema to the newest revision")
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
     openapi.add_argument("--output", type=Path, default=Path("openapi/openapi.json"))

@@ -1,21 +1,17 @@
 """The no-database ceiling for POST /games: the same framework path, without the database.
 
-Served by uvicorn exactly like ``ratings serve`` (uvloop + httptools, no access log, the same
-worker count), it parses the body with the service's own model (``app.schemas.events.GameIn``,
-so the same validation), checks the bearer token (FastAPI's ``HTTPBearer`` and a constant-time
-comparison with ``RATINGS_ADMIN_TOKEN``, as the service does for the admin token), runs the
-endpoint in the thread pool (a plain ``def``, like the service's), and answers 201 with a small
-JSON body. Whatever the real endpoint costs beyond this is the database, the rating and the
-building of the full response.
+Served by granian as ``ratings serve`` serves (uvloop, HTTP/1, no access log, spawned workers
+with a listening socket each, the same worker count), it parses the body with the service's
+own model (``app.schemas.events.GameIn``, so the same validation), checks the bearer token
+(FastAPI's ``HTTPBearer`` and a constant-time comparison with ``RATINGS_ADMIN_TOKEN``, as the
+service does for the admin token), runs the endpoint in the thread pool (a plain ``def``, like
+the service's), and answers 201 with a small JSON body. Whatever the real endpoint costs
+beyond this is the database, the rating and the building of the full response.
 
 Only ``GameIn`` comes from the app, so that the ceiling keeps working while the app's internals
 (auth, error handling) change.
 
     RATINGS_ADMIN_TOKEN=... .venv/bin/python bench/ceiling_app.py --workers 2 --port 8001
-
-With several workers on Linux it is served as ``ratings serve`` serves (``app/workers.py``: a
-listening socket per worker, ``SO_REUSEPORT``), so that both get their connections spread the
-same way.
 """
 
 from __future__ import annotations
@@ -66,9 +62,11 @@ def post_game(body: GameIn, response: Response) -> dict[str, Any]:
 
 
 def main() -> None:
-    import uvicorn
+    import multiprocessing
 
-    from app.workers import Supervisor, reuse_port_supported
+    from granian.constants import HTTPModes, Interfaces
+    from granian.log import LogLevels
+    from granian.server import Server
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
@@ -77,17 +75,17 @@ def main() -> None:
     args = parser.parse_args()
     # The workers import this module by name (spawned processes inherit sys.path).
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    options: dict[str, Any] = {
-        "host": args.host,
-        "port": args.port,
-        "workers": args.workers,
-        "access_log": False,
-        "log_level": "warning",
-    }
-    config = uvicorn.Config("ceiling_app:app", **options)
-    if reuse_port_supported(config):
-        sys.exit(Supervisor(config).run())
-    uvicorn.run("ceiling_app:app", **options)
+    multiprocessing.set_start_method("spawn", force=True)  # as ratings serve
+    Server(
+        "ceiling_app:app",
+        address=args.host,
+        port=args.port,
+        interface=Interfaces.ASGI,
+        workers=args.workers,
+        http=HTTPModes.http1,
+        websockets=False,
+        log_level=LogLevels.warning,
+    ).serve()
 
 
 if __name__ == "__main__":

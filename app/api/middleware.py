@@ -180,7 +180,8 @@ def _declared_length(headers: dict[bytes, bytes]) -> int | None:
 
 class BodyLimit:
     """Reads each request body before the app sees it: 413 for one over its route's limit.
-    (How long the body may take to arrive is bounded by the HTTP protocol, app/protocol.py.)
+    (How long the body may take to arrive is bounded in front of the service: nginx's
+    ``client_body_timeout``, docs/deploy.md.)
 
     Of a body over the limit the rest is read and thrown away, up to ``discard`` more bytes,
     before the 413: a client that sends its whole body before it reads (Python's urllib, many

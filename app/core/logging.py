@@ -10,12 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 #: Attributes every LogRecord has; anything else passed in ``extra=`` is logged as a field.
-#: uvicorn's "color_message" duplicates the message with terminal colour codes.
-_STANDARD_ATTRS = frozenset(vars(logging.makeLogRecord({})).keys()) | {
-    "message",
-    "asctime",
-    "color_message",
-}
+_STANDARD_ATTRS = frozenset(vars(logging.makeLogRecord({})).keys()) | {"message", "asctime"}
 
 
 #: ``json.dumps(entry, default=str)`` builds a new encoder at every call; one built once
@@ -52,8 +47,6 @@ def configure_logging(level: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
-    # Uvicorn's own access log would duplicate our request lines.
-    logging.getLogger("uvicorn.access").disabled = True
 
 
 #: Fields the request's log line should carry, filled in by whoever learns them (the

@@ -1,13 +1,14 @@
 """Prometheus metrics (prometheus-client), correct across worker processes.
 
-With several uvicorn workers, ``ratings serve`` points PROMETHEUS_MULTIPROC_DIR at a fresh
-directory before the workers start; each process then writes its samples there and
-``/metrics`` aggregates them (prometheus-client's multiprocess mode).
+With several workers, ``ratings serve`` points PROMETHEUS_MULTIPROC_DIR at a fresh directory
+before the workers start; each process then writes its samples there and ``/metrics``
+aggregates them (prometheus-client's multiprocess mode).
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from prometheus_client import (
@@ -62,17 +63,31 @@ POOL_SIZE = Gauge(
 )
 
 
-def forget_process(pid: int | None) -> None:
-    """Drop an ended worker's live gauges (the pool's), so ``livesum`` sums live workers
-    only; its counters stay, as counts. A no-op outside multiprocess mode (or without a
-    pid: a process that never started)."""
-    if pid is not None and os.environ.get(MULTIPROCESS_ENV):
-        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
+def _ended(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # the number taken by another user's process since
+        return True
+    return False
+
+
+def forget_ended_processes(directory: str) -> None:
+    """Drop the live gauges (the pool's) of the workers that ended, however they ended
+    (replaced on SIGHUP, crashed, killed), so that ``livesum`` sums live workers only; their
+    counters stay, as counts. The server's supervisor tells no one when a worker ends."""
+    for path in Path(directory).glob("gauge_live*_*.db"):
+        pid = path.stem.rsplit("_", 1)[1]
+        if pid.isdigit() and _ended(int(pid)):
+            multiprocess.mark_process_dead(int(pid), directory)  # type: ignore[no-untyped-call]
 
 
 def render() -> tuple[bytes, str]:
     """The exposition text for /metrics (aggregated over workers in multiprocess mode)."""
-    if os.environ.get(MULTIPROCESS_ENV):
+    directory = os.environ.get(MULTIPROCESS_ENV)
+    if directory:
+        forget_ended_processes(directory)
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return generate_latest(registry), CONTENT_TYPE_LATEST

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path("data")
 DEFAULT_SQLITE_URL = f"sqlite:///{DEFAULT_DATA_DIR / 'ratings.db'}"
+DEFAULT_ADMIN_TOKEN_FILE = DEFAULT_DATA_DIR / "admin_token"
 MIB = 1024 * 1024
 #: Body bytes POST /games/batch allows per game by default: a two-player game whose four
 #: identifiers all have the 100 characters API.md allows takes about 530 bytes of JSON with
@@ -29,9 +31,10 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     workers: int = Field(default=1, ge=1, le=64)
+    #: Without it, the token kept in ``admin_token_file`` (``ratings serve`` generates one).
     admin_token: str | None = Field(default=None, min_length=16)
     #: Where ``ratings serve`` keeps a generated admin token when none is configured.
-    admin_token_file: Path = DEFAULT_DATA_DIR / "admin_token"
+    admin_token_file: Path = DEFAULT_ADMIN_TOKEN_FILE
     public_reads: bool = False
     log_level: str = "INFO"
     #: Connections per process (PostgreSQL); SQLite uses a small pool of its own.
@@ -60,17 +63,12 @@ class Settings(BaseSettings):
     #: HTTP/1.1 clients) gets the 413 rather than a reset connection. Past it the connection
     #: is closed at once.
     max_discard_bytes: int = Field(default=8 * MIB, ge=0)
-    #: Seconds a connection may take to send a request's headers (from its opening, or from
-    #: the first byte of a next request); a slower one is closed (app/protocol.py).
-    header_timeout: float = Field(default=10.0, gt=0)
-    #: Seconds a request may take to send its whole body after its headers; a slower one gets
-    #: a 408 and is closed.
-    body_timeout: float = Field(default=30.0, gt=0)
-    #: Seconds an idle keep-alive connection is kept between requests. Longer than what a
-    #: client or load balancer in front keeps one idle (httpx 5 s, nginx's upstream 15 s in
-    #: deploy/nginx.conf): a request sent as the server closes the connection fails with a
-    #: reset, and a POST is not resent for the client.
-    keep_alive_timeout: float = Field(default=20.0, gt=0)
+    #: Seconds a connection may wait for a request's headers: idle between requests
+    #: (keep-alive), new, or trickling them; then it is closed (granian's header read
+    #: timeout). Longer than what a client or load balancer in front keeps one idle (httpx
+    #: 5 s, nginx's upstream 15 s in deploy/nginx.conf): a request sent as the server closes
+    #: the connection fails with a reset, and a POST is not resent for the client.
+    keep_alive_timeout: float = Field(default=20.0, ge=1)
     max_players_per_game: int = Field(default=100, ge=2, le=100)
     max_standings: int = Field(default=10_000, ge=2, le=10_000)
     max_batch_games: int = Field(default=10_000, ge=1, le=10_000)
@@ -130,6 +128,20 @@ class Settings(BaseSettings):
     @property
     def retry_schedule(self) -> tuple[float, ...]:
         return tuple(float(part) for part in self.webhook_retry_seconds.split(",") if part.strip())
+
+    @model_validator(mode="before")
+    @classmethod
+    def _token_from_file(cls, data: Any) -> Any:
+        """The kept token, so that ``ratings serve``'s workers need it in no environment."""
+        if isinstance(data, dict) and not data.get("admin_token"):
+            path = Path(data.get("admin_token_file") or DEFAULT_ADMIN_TOKEN_FILE)
+            try:
+                token = path.read_text().strip()
+            except FileNotFoundError:
+                token = ""
+            if token:
+                data = {**data, "admin_token": token}
+        return data
 
     @property
     def batch_body_limit(self) -> int:

@@ -1,4 +1,4 @@
-"""The app the browser tests serve: ``uvicorn tests.browser.server:app``.
+"""The app the browser tests serve: ``granian --interface asgi tests.browser.server:app``.
 
 It migrates the database named by RATINGS_DATABASE_URL, then builds the real app and adds the
 dashboard router when app.main does not include it yet.

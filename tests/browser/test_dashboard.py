@@ -1,4 +1,4 @@
-"""The dashboard in headless Chromium against a real server (uvicorn subprocess, SQLite).
+"""The dashboard in headless Chromium against a real server (granian subprocess, SQLite).
 
 The page's numbers are compared with the API's JSON through each cell's ``data-value`` (the
 exact value; the text shows 2 decimals). Screenshots go to tests/artifacts/ for a human look.
@@ -75,8 +75,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "RATINGS_LOG_LEVEL": "WARNING",
     }
     log_path = tmp / "server.log"
-    command = [sys.executable, "-m", "uvicorn", "tests.browser.server:app"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
+    command = [sys.executable, "-m", "granian", "--interface", "asgi", "tests.browser.server:app"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--no-ws"]
     with log_path.open("wb") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -10,12 +10,8 @@ from typing import TYPE_CHECKING
 import httpx
 import pytest
 
-from app.cli import migrate
-from app.core.database import Database
-from app.main import create_app
 from tests.api.live_server import serving
 from tests.browser.test_dashboard import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, WAIT_MS, _unavailable
-from tests.conftest import make_settings
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Route
@@ -35,14 +31,8 @@ REFUSED_LOGO = "https://cdn.redoc.ly/"
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('docs') / 'db.sqlite'}"
-    migrate(url)
-    database = Database(url)
-    try:
-        with serving(create_app(make_settings(), database=database)) as port:
-            yield f"http://127.0.0.1:{port}"
-    finally:
-        database.dispose()
+    with serving(tmp_path_factory.mktemp("docs")) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="module")

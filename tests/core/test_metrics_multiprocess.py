@@ -1,5 +1,6 @@
 """prometheus-client's multiprocess mode, as ``ratings serve`` runs it with several workers:
-the pool gauges add up the live workers only (``app.core.metrics.forget_process``)."""
+the pool gauges add up the live workers only, while the counters of ended ones still count
+(``app.core.metrics.forget_ended_processes``)."""
 
 from __future__ import annotations
 
@@ -13,30 +14,64 @@ from prometheus_client.parser import text_string_to_metric_families
 ROOT = Path(__file__).resolve().parents[2]
 #: A pool size each pretend worker reports.
 POOL = 10
+#: What each pretend worker does: report its pool, count a retry, say its pid.
+REPORT = (
+    "import os; from app.core import metrics; "
+    f"metrics.POOL_SIZE.set({POOL}); metrics.DB_RETRIES.inc(); print(os.getpid(), flush=True)"
+)
 
 
-def _python(code: str, samples: Path) -> str:
-    """Run ``code`` in a process of its own writing its metrics to ``samples``."""
-    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(samples), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+def _env(samples: Path) -> dict[str, str]:
+    return {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(samples), "PYTHONPATH": str(ROOT)}
+
+
+def _scrape(samples: Path) -> dict[str, float]:
+    """/metrics' samples, rendered by a process of its own."""
+    page = subprocess.run(
+        [sys.executable, "-c", "from app.core import metrics; print(metrics.render()[0].decode())"],
+        env=_env(samples),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(page)
+        for sample in family.samples
+    }
+
+
+def test_an_ended_worker_leaves_the_pool_gauges_and_keeps_its_counts(tmp_path: Path) -> None:
+    # A worker that stays alive until its input closes, and one that has ended.
+    live = subprocess.Popen(
+        [sys.executable, "-c", REPORT + "; import sys; sys.stdin.read()"],
+        env=_env(tmp_path),
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
-    return done.stdout
-
-
-def _pool_size(samples: Path) -> float:
-    page = _python("from app.core import metrics; print(metrics.render()[0].decode())", samples)
-    for family in text_string_to_metric_families(page):
-        for sample in family.samples:
-            if sample.name == "ratings_db_pool_size":
-                return float(sample.value)
-    raise AssertionError("no ratings_db_pool_size in /metrics")
-
-
-def test_a_forgotten_worker_leaves_the_pool_gauges(tmp_path: Path) -> None:
-    report = f"import os; from app.core import metrics; metrics.POOL_SIZE.set({POOL}); "
-    workers = [int(_python(report + "print(os.getpid())", tmp_path)) for _ in range(2)]
-    # Both ended, neither forgotten: their last values still add up.
-    assert _pool_size(tmp_path) == 2 * POOL
-    _python(f"from app.core import metrics; metrics.forget_process({workers[0]})", tmp_path)
-    assert _pool_size(tmp_path) == POOL
+    try:
+        assert live.stdout is not None
+        live_pid = int(live.stdout.readline())
+        ended = subprocess.run(
+            [sys.executable, "-c", REPORT],
+            env=_env(tmp_path),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        ended_pid = int(ended.stdout)
+        assert (tmp_path / f"gauge_livesum_{ended_pid}.db").exists()
+        scraped = _scrape(tmp_path)
+        assert scraped["ratings_db_pool_size"] == POOL
+        assert scraped["ratings_db_retries_total"] == 2
+        assert not (tmp_path / f"gauge_livesum_{ended_pid}.db").exists()
+        assert (tmp_path / f"gauge_livesum_{live_pid}.db").exists()
+    finally:
+        live.communicate("")
+    scraped = _scrape(tmp_path)
+    assert scraped["ratings_db_pool_size"] == 0
+    assert scraped["ratings_db_retries_total"] == 2
