@@ -235,15 +235,16 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def cpu_ticks(pids: Sequence[int]) -> dict[int, int]:
-    """CPU jiffies (user + system) of each process still alive."""
+def cpu_ticks(pids: Sequence[int], reaped: bool = False) -> dict[int, int]:
+    """CPU jiffies (user + system) of each process still alive; with ``reaped``, also of the
+    children it has waited for (the postmaster's: backends that exited)."""
     ticks: dict[int, int] = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except (FileNotFoundError, ProcessLookupError):
             continue
-        ticks[pid] = int(fields[11]) + int(fields[12])
+        ticks[pid] = sum(int(f) for f in fields[11 : 15 if reaped else 13])
     return ticks
 
 
@@ -278,7 +279,7 @@ class CpuMeter:
     began: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
-        self.before = (machine_ticks(), cpu_ticks(self.pids), cpu_ticks(postgres_pids()))
+        self.before = (machine_ticks(), cpu_ticks(self.pids), cpu_ticks(postgres_pids(), True))
 
     def read(self) -> dict[str, float]:
         wall = time.monotonic() - self.began
@@ -288,7 +289,7 @@ class CpuMeter:
         return {
             "wall_s": round(wall, 3),
             "processes_cpu_s": round(spent(own0, cpu_ticks(list(own0))), 3),
-            "postgres_cpu_s": round(spent(pg0, cpu_ticks(postgres_pids())), 3),
+            "postgres_cpu_s": round(spent(pg0, cpu_ticks(postgres_pids(), True)), 3),
             # 100 % = one core busy for the whole span; the machine has ``cores``.
             "machine_busy_pct": round(100 * cores * (busy1 - busy0) / max(1, total1 - total0), 1),
         }
