@@ -161,14 +161,18 @@ def markdown(report: dict[str, Any]) -> str:
             f"{common.spread(raw)} | {'ok' if all(r['ok'] for r in mine) else 'FAILED'} |"
         )
     if len(builds) > 1:
-        lines += ["", f"Each build ÷ **{builds[0]}** in the same round (median, and each):", ""]
+        lines += [
+            "",
+            f"**{builds[0]}** ÷ each other build, seconds in the same round (median, and each):",
+            "",
+        ]
         for system, database, build in groups:
             if build == builds[0]:
                 continue
             cells = []
             for step in ("import", "recompute"):
                 values = [
-                    r[step]["s"] / twin[step]["s"]
+                    twin[step]["s"] / r[step]["s"]
                     for r in rows
                     if (r["system"], r["database"], r["build"]) == (system, database, build)
                     for twin in rows

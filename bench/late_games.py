@@ -186,12 +186,16 @@ def markdown(report: dict[str, Any]) -> str:
             f"{max(during, default=0):.1f} | {statistics.median(quiet) if quiet else 0:.1f} |"
         )
     if len(builds) > 1:
-        lines += ["", f"Seconds ÷ **{builds[0]}**'s for the same late game:", ""]
+        lines += [
+            "",
+            f"**{builds[0]}**'s seconds ÷ each other build's, for the same late game:",
+            "",
+        ]
         for database, lateness, build in keys:
             if build == builds[0]:
                 continue
             pairs = [
-                r["seconds"] / twin["seconds"]
+                twin["seconds"] / r["seconds"]
                 for r in rows
                 if keys_of(r) == (database, lateness, build)
                 for twin in rows

@@ -334,7 +334,8 @@ def markdown(report: dict[str, Any]) -> str:
     if len(sides) > 1:
         lines += [
             "",
-            f"Each side ÷ **{sides[0]}** in the same round (median, and each round):",
+            f"**{sides[0]}** ÷ each other side in the same round (median, and each round; "
+            "for a change measured with --against REV: new ÷ old):",
             "",
             "| database | system | side | games/s | p99 | server CPU per game |",
             "|---|---|---|---|---|---|",
@@ -344,7 +345,7 @@ def markdown(report: dict[str, Any]) -> str:
                 continue
             cells = []
             for measure_ in ("games_per_s", "p99_ms", "server_cpu_ms_per_game"):
-                values = by_round(rows, database, system, side, sides[0], measure_)
+                values = by_round(rows, database, system, sides[0], side, measure_)
                 cells.append(
                     f"{statistics.median(values):.2f} ({', '.join(f'{v:.2f}' for v in values)})"
                     if values

@@ -92,7 +92,7 @@ def markdown(report: dict[str, Any]) -> str:
         + ". Seconds at the client, median (range); peak RSS growth of the server over each "
         "round's requests, median MB.",
         "",
-        "| database | request | build | seconds | ÷ first build, by round | same answer |",
+        f"| database | request | build | seconds | {builds[0]} ÷ build, by round | same answer |",
         "|---|---|---|---|---|---|",
     ]
     names = list(requests("").keys())
@@ -105,8 +105,8 @@ def markdown(report: dict[str, Any]) -> str:
                 ratio = ""
                 if build != builds[0]:
                     per_round = [
-                        best(rows, database, request, build, n)
-                        / best(rows, database, request, builds[0], n)
+                        best(rows, database, request, builds[0], n)
+                        / best(rows, database, request, build, n)
                         for n in sorted({r["round"] for r in mine})
                     ]
                     ratio = ", ".join(f"{v:.2f}" for v in per_round)
