@@ -309,7 +309,11 @@ def markdown(report: dict[str, Any]) -> str:
         "CPU ms/game server / postgres | late | check |",
         "|---|---|---|---:|---:|---:|---:|---|---:|---|",
     ]
-    groups = sorted({(r["database"], r["system"], r["side"]) for r in rows}, key=str)
+    order = ["ceiling", *report["config"]["databases"].split(","), *sides]
+    groups = sorted(
+        {(r["database"], r["system"], r["side"]) for r in rows},
+        key=lambda g: (order.index(g[0]), g[1], order.index(g[2])),
+    )
     for database, system, side in groups:
         mine = [
             r for r in rows if (r["database"], r["system"], r["side"]) == (database, system, side)
