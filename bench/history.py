@@ -147,11 +147,14 @@ def markdown(report: dict[str, Any]) -> str:
         imp = [r["import"]["s"] for r in mine]
         rec = [r["recompute"]["s"] for r in mine]
         raw = [r["raw_s"] for r in mine]
-        cpu = (
-            f"{common.spread([r['import']['cpu_s'] for r in mine])} "
-            f"({common.spread([r['import']['postgres_cpu_s'] for r in mine])}) / "
-            f"{common.spread([r['recompute']['cpu_s'] for r in mine])} "
-            f"({common.spread([r['recompute']['postgres_cpu_s'] for r in mine])})"
+        cpu = " / ".join(
+            common.spread([r[step]["cpu_s"] for r in mine])
+            + (
+                f" ({common.spread([r[step]['postgres_cpu_s'] for r in mine])})"
+                if database == "postgresql"
+                else ""
+            )
+            for step in ("import", "recompute")
         )
         lines.append(
             f"| {system} | {database} | {build} | {mine[0]['games']:,} | {common.spread(imp)} | "
