@@ -1,4 +1,4 @@
-"""Data for bench/run_history.py: seeded JSON Lines histories and the raw-insert ceiling.
+"""Data of the benchmarks: seeded JSON Lines histories and the raw-insert ceiling.
 
 - ``generate``: a deterministic (seeded) history of N games of one system, written as a
   ``ratings import`` JSON Lines file (a header line, then POST /games bodies in time order);
@@ -147,29 +147,20 @@ def prepare(ds: Dataset, first_seq: int = 1, first_change_id: int = 1) -> Prepar
         outcomes = outcomes_by_rank(ranks)
         for position, change in enumerate(step.outcome.changes):
             key = db_key(change.key)
-            out.change_rows.append(
-                (
-                    change_id,
-                    ds.ladder,
-                    seq,
-                    key[0],
-                    key[1],
-                    position,
-                    ranks[position],
-                    outcomes[position],
-                    occurred[index],
-                    seq,
-                    change.before.rating,
-                    change.after.rating,
-                    change.before.deviation,
-                    change.after.deviation,
-                    change.before.volatility,
-                    change.after.volatility,
-                    json.dumps(encode_state(change.after)),
-                    json.dumps(plain(change.details)),
-                    last.get(key),
-                )
-            )
+            row = {
+                "id": change_id, "ladder_id": ds.ladder, "event_seq": seq, "player": key[0],
+                "faction": key[1], "position": position, "rank": ranks[position],
+                "outcome": outcomes[position], "occurred_at": occurred[index], "seq": seq,
+                "rating_before": change.before.rating, "rating_after": change.after.rating,
+                "deviation_before": change.before.deviation,
+                "deviation_after": change.after.deviation,
+                "volatility_before": change.before.volatility,
+                "volatility_after": change.after.volatility,
+                "state_after": json.dumps(encode_state(change.after)),
+                "details": json.dumps(plain(change.details)), "prev_change_id": last.get(key),
+            }  # fmt: skip
+            # In the table's order; a column added since (a game's team) stays NULL.
+            out.change_rows.append(tuple(row.get(column) for column in CHANGE_COLUMNS))
             last[key] = change_id
             change_id += 1
     out.seconds = time.perf_counter() - began
@@ -203,7 +194,8 @@ def sqlite_rows(prepared: Prepared) -> tuple[list[tuple[Any, ...]], list[tuple[A
         )
         for r in prepared.event_rows
     ]
-    changes = [(*r[:8], _sqlite_time(r[8]), *r[9:]) for r in prepared.change_rows]
+    at = CHANGE_COLUMNS.index("occurred_at")
+    changes = [(*r[:at], _sqlite_time(r[at]), *r[at + 1 :]) for r in prepared.change_rows]
     return events, changes
 
 

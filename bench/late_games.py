@@ -1,216 +1,286 @@
-"""Late games on a large elo ladder, by two checkouts of the service: latency and events
-re-rated (issue 21, "re-rate only the dependency cone").
+"""A late game on a large ladder: how long ``POST /games`` takes to place it and re-rate what
+depends on it, and how other players' games fare meanwhile.
 
-    git worktree add /tmp/ratings-old <commit>
-    .venv/bin/python bench/late_games.py --old /tmp/ratings-old --new . --games 100000
+    flock /tmp/bench.lock .venv/bin/python bench/late_games.py [--games 100000]
+        [--players 20000] [--databases sqlite,postgresql] [--samples 3] [--against REV]
 
-For each database and checkout, in a process of its own with ``PYTHONPATH`` at the checkout
-and a freshly migrated database (a SQLite file, or the PostgreSQL schema ``bench_late``,
-dropped and recreated): the ladder from ``bench/history_data.py`` (seeded, so both checkouts
-import the same bytes) is imported as ``ratings import`` does, then late games are posted
-one at a time through ``events.submit_game`` (what ``POST /games`` runs for a late game),
-each stamped between two stored games a given number of positions before the end. A late
-game's players are the first players of the two games right after its place, so that each
-has later games and its cone is not empty by construction. Each lateness is sampled
-``--samples`` times at neighbouring places; the answer's ``recomputed_events`` is recorded
-beside the time. Results: ``bench/results/late-games-<UTC time>.json`` and a table.
-
-The machine's load is recorded (``os.getloadavg``) before and after each unit: on a shared
-machine the latencies move with it.
+Per database and build: a fresh database, the seeded elo ladder of ``history_data.py`` (two
+players a game, 30 s apart) imported with the build's ``ratings import``, and two servers of
+the build on it, one worker each (two replicas). Then, for each lateness (1 minute, 1 hour, 1
+day, 10 days before the last game) and sample (places 7 games apart), each build in turn (the
+order reversed every other time) gets the same late game: between the first players of two
+neighbouring stored games, 1 s before the later one, so both have later games. The late game
+goes to one server while a writer sends ordinary games between fresh players to the other,
+one at a time, from 1 s before to 1 s after. Checked: ``recomputed_events`` equals the cone
+computed from the generated games alone.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-from datetime import UTC, datetime, timedelta
+import threading
+import time
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
+import common
 import history_data as data
+from common import Build, Server
 
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-SCHEMA = "bench_late"
-#: This folder, where a unit finds ``units.py``.
-BENCH = Path(__file__).resolve().parent
-#: History positions per day and per ten days at history_data's spacing of 30 s a game.
-GAMES_PER_DAY = 2_880
-LATENESS = {"1 day": GAMES_PER_DAY, "10 days": 10 * GAMES_PER_DAY}
-#: Places sampled per lateness are this many games apart, so samples do not overlap much.
-SAMPLE_STRIDE = 7
+LADDER = "late-elo"
+_PER_MINUTE = timedelta(minutes=1) // data.GAME_SPACING
+#: Positions before the last stored game, at history_data's 30 s a game.
+LATENESS = {
+    "10 days": 10 * 24 * 60 * _PER_MINUTE,
+    "1 day": 24 * 60 * _PER_MINUTE,
+    "1 hour": 60 * _PER_MINUTE,
+    "1 minute": _PER_MINUTE,
+}
+#: Samples of a lateness are this many games apart (at most half the lateness).
+STRIDE = 7
 #: A late game stands this long before the stored game at its place.
-LATE_BEFORE_NEXT = timedelta(seconds=1)
-#: What one unit runs, in a process of its own at one checkout.
-UNIT = r"""
-import json, os, sys, time
-from datetime import datetime, timedelta
-sys.path.insert(0, sys.argv[6])
-from units import fresh_database, import_history
-from app.schemas.events import GameIn
-from app.services import events as event_service
-
-path, url, ladder, schema = sys.argv[1:5]
-places = json.loads(sys.argv[5])
-db = fresh_database(url, schema)
-import_history(db, path, ladder)
-with open(path, encoding="utf-8") as stream:
-    games = [json.loads(line) for line in list(stream)[1:]]
-out = []
-for label, index in places:
-    after, following = games[index], games[index + 1]
-    at = datetime.fromisoformat(after["played_at"].replace("Z", "+00:00")) - timedelta(seconds=1)
-    body = {"ladder": ladder, "id": f"late-{index}", "played_at": at.isoformat(),
-            "players": [{"player": after["players"][0]["player"], "rank": 1},
-                        {"player": following["players"][0]["player"], "rank": 2}]}
-    load = os.getloadavg()[0]
-    began = time.perf_counter()
-    answer = event_service.submit_game(db, GameIn.model_validate(body)).body
-    seconds = time.perf_counter() - began
-    out.append({"lateness": label, "index": index, "seconds": seconds,
-                "recomputed_events": answer.recomputed_events,
-                "recomputed_players": answer.recomputed_players, "load_1min": load})
-db.dispose()
-print(json.dumps(out))
-"""
+BEFORE_NEXT = timedelta(seconds=1)
+#: Seconds of ordinary writes before and after each late game.
+QUIET_SECONDS = 1.0
+#: The writer's pause between two games: a trickle, not a load fighting for the 2 cores.
+WRITER_PAUSE = 0.02
 
 
-def expected_cones(ds: data.Dataset, places: list[Any]) -> list[dict[str, Any]]:
-    """Each late game's cone, from the generated games alone (an independent check of
-    ``recomputed_events``): the stored games after its place that share a player with it
-    or with an earlier one of them, in the history its predecessors in ``places`` left."""
-    games = list(data.bodies(ds))
+def places(games: int, samples: int) -> list[tuple[str, int]]:
+    """(lateness, index of the stored game the late game goes 1 s before), most late first;
+    latenesses the ladder is too short for are left out."""
+    out = []
+    for label, positions in LATENESS.items():
+        stride = min(STRIDE, max(1, positions // 2))
+        chosen = [games - 1 - positions - stride * n for n in range(samples)]
+        if min(chosen) > 0:
+            out += [(label, index) for index in chosen]
+    return out
+
+
+def late_body(games: list[dict[str, Any]], index: int) -> dict[str, Any]:
+    at = datetime.fromisoformat(games[index]["played_at"]) - BEFORE_NEXT
+    return {
+        "ladder": LADDER,
+        "id": f"late-{index}",
+        "played_at": at.isoformat(),
+        "players": [
+            {"player": games[index]["players"][0]["player"], "rank": 1},
+            {"player": games[index + 1]["players"][0]["player"], "rank": 2},
+        ],
+    }
+
+
+def expected_cones(games: list[dict[str, Any]], chosen: list[tuple[str, int]]) -> list[int]:
+    """Each late game's cone from the generated games alone: the stored games after its place
+    that share a player with it or with an earlier one of them, in the history its
+    predecessors left (an independent check of ``recomputed_events``)."""
     history = [
         (datetime.fromisoformat(g["played_at"]), seq, {p["player"] for p in g["players"]})
         for seq, g in enumerate(games)
     ]
     out = []
-    for label, index in places:
-        at = datetime.fromisoformat(games[index]["played_at"]) - LATE_BEFORE_NEXT
-        players = {games[index]["players"][0]["player"], games[index + 1]["players"][0]["player"]}
-        place = (at, len(history))
-        dirty, events = set(players), 0
+    for _label, index in chosen:
+        body = late_body(games, index)
+        at = datetime.fromisoformat(body["played_at"])
+        dirty = {p["player"] for p in body["players"]}
+        players = set(dirty)
+        place, events = (at, len(history)), 0
         for when, seq, names in sorted(history):
             if (when, seq) > place and not dirty.isdisjoint(names):
                 dirty |= names
                 events += 1
         history.append((at, len(history), players))
-        out.append({"lateness": label, "index": index, "events": events, "ratings": len(dirty)})
+        out.append(events)
     return out
 
 
-def _unit(checkout: Path, path: Path, url: str, ladder: str, places: list[Any]) -> list[Any]:
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            UNIT,
-            str(path),
-            url,
-            ladder,
-            SCHEMA,
-            json.dumps(places),
-            str(BENCH),
-        ],
-        cwd=checkout,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=3600,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{checkout}: {done.stderr[-3000:]}")
-    result: list[Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+class Writer(threading.Thread):
+    """Ordinary games between fresh players, one at a time; each one's (began, ended)."""
+
+    def __init__(self, base: str, after: datetime, first: int) -> None:
+        super().__init__(daemon=True)
+        self.base, self.after, self.n = base, after, first
+        self.halt = threading.Event()
+        self.times: list[tuple[float, float]] = []
+
+    def run(self) -> None:
+        with common.admin_client(self.base, 60.0) as client:
+            while not self.halt.is_set():
+                self.n += 1
+                body = {
+                    "ladder": LADDER,
+                    "id": f"w{self.n:07d}",
+                    "played_at": (self.after + timedelta(seconds=self.n)).isoformat(),
+                    "players": [
+                        {"player": f"w{self.n}a", "rank": 1},
+                        {"player": f"w{self.n}b", "rank": 2},
+                    ],
+                }
+                began = time.monotonic()
+                response = client.post("/games", json=body)
+                self.times.append((began, time.monotonic()))
+                response.raise_for_status()
+                time.sleep(WRITER_PAUSE)
+
+
+def late_game(
+    servers: tuple[Server, Server], body: dict[str, Any], after: datetime, first: int
+) -> dict[str, Any]:
+    """The late game to the first server, ordinary writes to the second meanwhile."""
+    writer = Writer(servers[1].base, after, first)
+    writer.start()
+    time.sleep(QUIET_SECONDS)
+    with common.admin_client(servers[0].base) as client:
+        began = time.monotonic()
+        response = client.post("/games", json=body)
+        ended = time.monotonic()
+    time.sleep(QUIET_SECONDS)
+    writer.halt.set()
+    writer.join(timeout=120)
+    response.raise_for_status()
+    during = [b - a for a, b in writer.times if a < ended and b > began]
+    quiet = [b - a for a, b in writer.times if not (a < ended and b > began)]
+    return {
+        "seconds": ended - began,
+        "recomputed_events": response.json()["recomputed_events"],
+        "writes_during_ms": [round(1000 * s, 2) for s in during],
+        "writes_quiet_ms": [round(1000 * s, 2) for s in quiet],
+        "writer_next": writer.n,
+    }
+
+
+def markdown(report: dict[str, Any]) -> str:
+    cfg, rows = report["config"], report["runs"]
+    lines = common.header("Late games", report)
+    lines += [
+        f"An elo ladder of {cfg['games']:,} two-player games among {cfg['players']:,} players, "
+        "imported per database and build; two servers of one worker each. Imports: "
+        + ", ".join(f"{k} {v:.1f} s" for k, v in report["imports"].items())
+        + ".",
+        "",
+        "| database | late by | build | seconds, median (each) | events re-rated (expected) "
+        "| other writes during: n, p50 / max ms | quiet: p50 ms |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    builds = [b["label"] for b in report["builds"]]
+    order = [*cfg["databases"].split(","), *LATENESS, *builds]
+    keys = sorted({keys_of(r) for r in rows}, key=lambda k: [order.index(x) for x in k])
+    for database, lateness, build in keys:
+        mine = [r for r in rows if keys_of(r) == (database, lateness, build)]
+        during = [ms for r in mine for ms in r["writes_during_ms"]]
+        quiet = [ms for r in mine for ms in r["writes_quiet_ms"]]
+        seconds = [r["seconds"] for r in mine]
+        lines.append(
+            f"| {database} | {lateness} | {build} | {statistics.median(seconds):.3f} "
+            f"({', '.join(f'{s:.3f}' for s in seconds)}) | "
+            f"{', '.join(str(r['recomputed_events']) for r in mine)} "
+            f"({', '.join(str(r['expected_events']) for r in mine)}) | "
+            f"{len(during)}, {statistics.median(during) if during else 0:.1f} / "
+            f"{max(during, default=0):.1f} | {statistics.median(quiet) if quiet else 0:.1f} |"
+        )
+    if len(builds) > 1:
+        lines += [
+            "",
+            f"**{builds[0]}**'s seconds ÷ each other build's, for the same late game:",
+            "",
+        ]
+        for database, lateness, build in keys:
+            if build == builds[0]:
+                continue
+            pairs = [
+                twin["seconds"] / r["seconds"]
+                for r in rows
+                if keys_of(r) == (database, lateness, build)
+                for twin in rows
+                if keys_of(twin) == (database, lateness, builds[0]) and twin["index"] == r["index"]
+            ]
+            lines.append(
+                f"- {database}, {lateness}, {build}: "
+                f"{statistics.median(pairs):.2f} ({', '.join(f'{p:.2f}' for p in pairs)})"
+            )
+    lines.append("")
+    return "\n".join(lines)
+
+
+def keys_of(r: dict[str, Any]) -> tuple[str, str, str]:
+    return r["database"], r["lateness"], r["build"]
+
+
+def run_database(
+    database: str,
+    built: list[Build],
+    games: list[dict[str, Any]],
+    path: Path,
+    chosen: list[tuple[str, int]],
+    expected: list[int],
+    report: dict[str, Any],
+    work: Path,
+) -> None:
+    after = datetime.fromisoformat(games[-1]["played_at"])
+    servers: dict[str, tuple[Server, Server]] = {}
+    try:
+        for n, build in enumerate(built):
+            schema = f"bench_late_{n}"
+            url = common.database_url(database, schema, work)
+            seconds = common.import_history(build, url, path, LADDER)
+            report["imports"][f"{database}/{build.label}"] = seconds
+            print(f"{database}/{build.label}: imported in {seconds:.1f} s", flush=True)
+            env = {"RATINGS_DATABASE_URL": url, "RATINGS_LOG_LEVEL": "WARNING"}
+            pair = tuple(Server(f"late-{database}-{n}-{i}", build, env, work) for i in (0, 1))
+            servers[build.label] = pair  # type: ignore[assignment]
+            for server in pair:
+                server.start()
+        writes = 0
+        for k, ((lateness, index), cone) in enumerate(zip(chosen, expected, strict=True)):
+            for build in common.in_turn(k, built):
+                result = late_game(servers[build.label], late_body(games, index), after, writes)
+                writes = result.pop("writer_next")
+                row = {"database": database, "lateness": lateness, "index": index,
+                       "build": build.label, "expected_events": cone, **result}  # fmt: skip
+                report["runs"].append(row)
+                print(
+                    f"{database} {build.label} late by {lateness}: {row['seconds']:.3f} s, "
+                    f"{row['recomputed_events']} events (expected {cone})",
+                    flush=True,
+                )
+    finally:
+        for pair in servers.values():
+            for server in pair:
+                server.stop()
+        for n in range(len(built)):
+            common.drop_database(database, f"bench_late_{n}", work)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--old", type=Path, required=True)
-    parser.add_argument("--new", type=Path, required=True)
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=20_000)
-    parser.add_argument("--samples", type=int, default=3)
     parser.add_argument("--databases", default="sqlite,postgresql")
-    parser.add_argument("--results", type=Path, default=Path(__file__).parent / "results")
+    parser.add_argument("--samples", type=int, default=3, help="late games per lateness")
+    parser.add_argument("--results", type=Path, default=common.RESULTS)
+    common.add_against(parser)
     args = parser.parse_args()
-    ds = data.Dataset("late-elo", "elo", {"k": 32}, args.games, 2, args.players, 1)
-    # Places are indices into the generated games (later late games do not move them).
-    places = [
-        (label, args.games - lateness - SAMPLE_STRIDE * sample)
-        for label, lateness in sorted(LATENESS.items(), key=lambda item: -item[1])
-        for sample in range(args.samples)
-    ]
-    expected = expected_cones(ds, places)
-    rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory() as work:
-        path = Path(work) / "elo.jsonl"
+    ds = data.Dataset(LADDER, "elo", {"k": 32}, args.games, 2, args.players, 1)
+    games = list(data.bodies(ds))
+    chosen = places(args.games, args.samples)
+    expected = expected_cones(games, chosen)
+    with common.builds(args.against) as built, tempfile.TemporaryDirectory() as tmp:
+        report = common.new_report("late games", args, built)
+        report["imports"], report["runs"] = {}, []
+        path = Path(tmp) / "ladder.jsonl"
         data.generate(ds, path)
         for database in args.databases.split(","):
-            for label, checkout in (("old", args.old), ("new", args.new)):
-                url = POSTGRES if database == "postgresql" else f"sqlite:///{work}/{label}.db"
-                load_before = os.getloadavg()[0]
-                for result in _unit(checkout.resolve(), path, url, ds.ladder, places):
-                    row = {"database": database, "checkout": label, **result}
-                    rows.append(row)
-                    print(json.dumps(row), flush=True)
-                print(json.dumps({"load_1min_before_unit": load_before}), flush=True)
-    summary = []
-    for database in args.databases.split(","):
-        for label in LATENESS:
-            line: dict[str, Any] = {"database": database, "lateness": label}
-            for checkout in ("old", "new"):
-                mine = [
-                    r
-                    for r in rows
-                    if r["database"] == database
-                    and r["lateness"] == label
-                    and r["checkout"] == checkout
-                ]
-                line[checkout] = {
-                    "median_s": statistics.median(r["seconds"] for r in mine),
-                    "seconds": [r["seconds"] for r in mine],
-                    "recomputed_events": [r["recomputed_events"] for r in mine],
-                }
-            summary.append(line)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    args.results.mkdir(parents=True, exist_ok=True)
-    out = args.results / f"late-games-{stamp}.json"
-    out.write_text(
-        json.dumps(
-            {
-                "games": args.games,
-                "players": args.players,
-                "old": str(args.old),
-                "new": str(args.new),
-                "runs": rows,
-                "expected_cones": expected,
-                "summary": summary,
-                "nproc": os.cpu_count(),
-            },
-            indent=2,
-        )
-    )
-    print("\n| database | late by | old: median s (events re-rated) | new: median s (events) |")
-    print("|---|---|---|---|")
-    for line in summary:
-        old, new = line["old"], line["new"]
-        print(
-            f"| {line['database']} | {line['lateness']} | {old['median_s']:.3f} "
-            f"({', '.join(map(str, old['recomputed_events']))}) | {new['median_s']:.3f} "
-            f"({', '.join(map(str, new['recomputed_events']))}) |"
-        )
-    print("\nexpected cones (events, ratings):", [(e["events"], e["ratings"]) for e in expected])
-    print(f"\n{out}")
-    return 0
+            run_database(database, built, games, path, chosen, expected, report, Path(tmp))
+    common.write_results("late_games", report, markdown(report), args.results)
+    wrong = [r for r in report["runs"] if r["recomputed_events"] != r["expected_events"]]
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
-"""Summarise py-spy "raw" (collapsed stack) profiles written by run_post_games.py --profile.
+"""Summarise py-spy "raw" (collapsed stack) profiles written by post_games.py --profile.
 
-    .venv/bin/python bench/profile_summary.py bench/results/profile-<time>/ [--top 25]
+    .venv/bin/python bench/profile_summary.py bench/results/post_games-profile-<time>/ [--top 25]
         [--match postgresql-fundox] [--output summary.md]
 
 Prints, per profile group (target-system, all workers merged): CPU samples by layer (where
 the leaf frame is: SQLAlchemy, psycopg, pydantic, FastAPI/Starlette, the app's engine, ...),
 the functions with the most samples including callees (inclusive), and the leaf functions
-(self). Reads ``*.txt`` and gzipped ``*.txt.gz`` files. run_post_games.py records with
+(self). Reads ``*.txt`` and gzipped ``*.txt.gz`` files. post_games.py records with
 ``py-spy --gil``: only the thread holding the GIL is sampled, so this is where the Python CPU
 time goes (threads waiting on PostgreSQL, a lock or the GIL are not counted).
 """

@@ -1,7 +1,7 @@
 """Records where each process of a benchmarked server imports ``app`` from.
 
-``bench/run_post_games.py --checkout DIR`` puts this folder on the server's ``PYTHONPATH``
-(after the checkout) and names a folder in ``RATINGS_BENCH_IMPORT_LOG``. Python imports
+The benchmarks (``bench/common.py``) put this folder on each server's ``PYTHONPATH`` (after
+the build it runs) and name a folder in ``RATINGS_BENCH_IMPORT_LOG``. Python imports
 ``sitecustomize`` at start-up in every process, the spawned workers included. So each process
 that imports ``app`` writes one file there, named by its pid, holding the file the import
 resolved to. The harness then checks that the supervisor and every worker ran the checkout's

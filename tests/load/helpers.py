@@ -61,8 +61,9 @@ APP_ROOT_ENV = "RATINGS_LOAD_APP_ROOT"
 #: ones that keep tests/load within about four minutes on a 2-core machine.
 FULL_ENV = "RATINGS_LOAD_FULL"
 
+#: Creates the ladder and the writers' key, and reads back for the checks; the games are
+#: posted with an API key of scope results:write, as clients post them (:func:`writer_key`).
 ADMIN_TOKEN = "load-test-admin-token-0123456789"
-AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 LADDER = "load-fundox"
 SYSTEM = "fundox"
 INITIAL_RATING = 1600.0
@@ -213,6 +214,9 @@ class ServerLauncher:
                     "RATINGS_PUBLIC_READS": "false",
                     "RATINGS_POOL_SIZE": str(pool_size),
                     "RATINGS_POOL_OVERFLOW": str(pool_overflow),
+                    # Every request of the key is counted, as in service, but the limit is
+                    # out of the load's reach (its default, 1,200 a minute, is not).
+                    "RATINGS_RATE_LIMIT_PER_MINUTE": str(10**9),
                     "PYTHONPATH": str(root),
                     "PYTHONUNBUFFERED": "1",
                 }
@@ -527,8 +531,9 @@ CLIENT_KEEPALIVE_SECONDS = 2.0
 SENDS_PER_JOB = 2
 
 
-def http_client(concurrency: int) -> httpx.AsyncClient:
-    """A client for up to ``concurrency`` requests at once, with a connection for each.
+def http_client(concurrency: int, token: str = ADMIN_TOKEN) -> httpx.AsyncClient:
+    """A client for up to ``concurrency`` requests at once, with a connection for each,
+    sending ``token`` (the admin token unless told otherwise).
 
     httpcore 1.0.9's pool can close a connection it has just handed to a request waiting
     for one (its issue 1110, open); once that request has started, it fails with a ReadError
@@ -546,7 +551,8 @@ def http_client(concurrency: int) -> httpx.AsyncClient:
         keepalive_expiry=CLIENT_KEEPALIVE_SECONDS,
     )
     timeout = httpx.Timeout(REQUEST_TIMEOUT, connect=5.0)
-    return httpx.AsyncClient(headers=AUTH, limits=limits, timeout=timeout)
+    headers = {"Authorization": f"Bearer {token}"}
+    return httpx.AsyncClient(headers=headers, limits=limits, timeout=timeout)
 
 
 async def create_ladder(urls: Sequence[str], ladder: str = LADDER) -> None:
@@ -555,22 +561,33 @@ async def create_ladder(urls: Sequence[str], ladder: str = LADDER) -> None:
         assert response.status_code == 201, response.text
 
 
+async def writer_key(urls: Sequence[str]) -> str:
+    """A new API key of scope ``results:write`` on every ladder, made with the admin token."""
+    async with http_client(1) as client:
+        body = {"name": "load writer", "scopes": ["results:write"], "ladders": ["*"]}
+        response = await client.post(f"{urls[0]}/keys", json=body)
+        assert response.status_code == 201, response.text
+        return str(response.json()["key"])
+
+
 async def run_load(
     urls: Sequence[str],
     workload: Workload,
     *,
+    key: str,
     clients: int = 50,
     run: LoadRun | None = None,
     alongside: Callable[[LoadRun], Awaitable[None]] | None = None,
 ) -> LoadRun:
-    """Send every job from ``clients`` concurrent clients (a shared queue); ``alongside`` runs
-    at the same time (the fault test's restart). Bounded by LOAD_TIMEOUT."""
+    """Send every job from ``clients`` concurrent clients (a shared queue) with the API key
+    ``key``; ``alongside`` runs at the same time (the fault test's restart). Bounded by
+    LOAD_TIMEOUT."""
     run = run or LoadRun()
     queue: asyncio.Queue[Job] = asyncio.Queue()
     for job in workload.jobs:
         queue.put_nowait(job)
 
-    async with http_client(SENDS_PER_JOB * clients) as client:
+    async with http_client(SENDS_PER_JOB * clients, key) as client:
 
         async def worker() -> None:
             while True:
@@ -674,7 +691,12 @@ async def wait_postgres_ready(host: str, port: int, timeout: float = 60.0) -> No
 
 
 async def await_recovery(
-    urls: Sequence[str], ladder: str, played_at: datetime, run: LoadRun, limit: float = 30.0
+    urls: Sequence[str],
+    ladder: str,
+    played_at: datetime,
+    run: LoadRun,
+    key: str,
+    limit: float = 30.0,
 ) -> float | None:
     """Seconds until every server (probed concurrently) answers GET /readyz with 200 and then
     acknowledges a new game (POST /games: 201, or 200 when an earlier attempt of it was
@@ -705,7 +727,7 @@ async def await_recovery(
             await asyncio.sleep(0.1)
         return None
 
-    async with http_client(len(urls)) as client:
+    async with http_client(len(urls), key) as client:
         times = await asyncio.gather(*(probe(client, index) for index in range(len(urls))))
     if any(t is None for t in times):
         return None

@@ -33,6 +33,7 @@ from tests.load.helpers import (
     status_key,
     verify,
     wait_postgres_ready,
+    writer_key,
 )
 
 pytestmark = pytest.mark.slow
@@ -70,6 +71,7 @@ def test_postgres_restart_during_load(load_postgres_url: str, launcher: ServerLa
     workload = build_workload(games=GAMES, players=PLAYERS, servers=REPLICAS, seed=4)
     last_played = datetime.fromisoformat(workload.bodies[-1]["played_at"].replace("Z", "+00:00"))
     outage: dict[str, Any] = {}
+    keys: list[str] = []
 
     async def restart_in_the_middle(run: LoadRun) -> None:
         while run.jobs_done < len(workload.jobs) * RESTART_AT:
@@ -79,13 +81,16 @@ def test_postgres_restart_during_load(load_postgres_url: str, launcher: ServerLa
         await restart_postgres(version, DOWN_SECONDS)
         await wait_postgres_ready(host, port)
         outage["postgres_back_at"] = round(run.clock(), 2)
-        recovery = await await_recovery(urls, workload.ladder, last_played, run)
+        recovery = await await_recovery(urls, workload.ladder, last_played, run, keys[0])
         outage["recovery_seconds"] = None if recovery is None else round(recovery, 2)
         outage["recovered_at"] = round(run.clock(), 2)
 
     async def scenario() -> tuple[dict[str, Any], list[str], LoadRun]:
         await create_ladder(urls)
-        run = await run_load(urls, workload, clients=CLIENTS, alongside=restart_in_the_middle)
+        keys.append(await writer_key(urls))
+        run = await run_load(
+            urls, workload, key=keys[0], clients=CLIENTS, alongside=restart_in_the_middle
+        )
         expect = Expectations(exactly_one_201=False, allow_connection_errors=True)
         summary, problems = await verify(urls, load_postgres_url, workload, run, expect)
         return summary, problems, run

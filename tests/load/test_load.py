@@ -18,6 +18,7 @@ from tests.load.helpers import (
     postgres_connection_budget,
     run_load,
     verify,
+    writer_key,
 )
 
 pytestmark = pytest.mark.slow
@@ -61,7 +62,7 @@ def _replicas_on_postgres(
 
     async def scenario() -> tuple[dict[str, object], list[str]]:
         await create_ladder(urls)
-        run = await run_load(urls, workload, clients=CLIENTS)
+        run = await run_load(urls, workload, key=await writer_key(urls), clients=CLIENTS)
         return await verify(urls, database_url, workload, run, Expectations())
 
     summary, problems = asyncio.run(scenario())
@@ -94,7 +95,7 @@ def test_sqlite_two_workers(load_sqlite_url: str, launcher: ServerLauncher) -> N
 
     async def scenario() -> tuple[dict[str, object], list[str]]:
         await create_ladder(urls)
-        run = await run_load(urls, workload, clients=CLIENTS)
+        run = await run_load(urls, workload, key=await writer_key(urls), clients=CLIENTS)
         # SQLite serialises writers: no "database is locked", no 5xx at all, not even a 503.
         return await verify(urls, load_sqlite_url, workload, run, Expectations(allow_503=False))
 
