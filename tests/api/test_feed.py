@@ -253,3 +253,49 @@ async def test_following_the_feed_streams_each_item_as_it_commits(
         documents = [json.loads(line) for line in text_.splitlines() if line.strip()]
     assert [d["event"]["id"] for d in documents] == [first["id"], second["id"]]
     assert [d["cursor"] for d in documents] == [1, 2]
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_cursors_follow_the_order_writes_commit_in(
+    client: httpx.AsyncClient, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two writers of one ladder (players apart, so neither waits for the other's rows): the
+    first takes its cursor and is held before its commit; the second waits for it, and its
+    item comes after. A reader never sees cursor 2 without cursor 1 (SQLite has one writer:
+    nothing to show there)."""
+    import threading
+
+    from app.repositories.feed import FeedRepository
+    from app.schemas.events import GameIn
+    from app.services.events import submit_game
+
+    await make_ladder(client, "club", "elo")
+    held, release = threading.Event(), threading.Event()
+    real_add = FeedRepository.add
+
+    def add_then_hold(self: FeedRepository, rows: Any) -> None:
+        real_add(self, rows)
+        if rows and rows[0]["event_id"] == "first":
+            held.set()
+            release.wait(20)
+
+    monkeypatch.setattr(FeedRepository, "add", add_then_hold)
+
+    def post(game_id: str, players: dict[str, int]) -> None:
+        submit_game(database, GameIn.model_validate(game("club", game_id, players, 10)))
+
+    first = threading.Thread(target=post, args=("first", {"a": 1, "b": 2}))
+    first.start()
+    assert await asyncio.to_thread(held.wait, 20)
+    second = threading.Thread(target=post, args=("second", {"c": 1, "d": 2}))
+    second.start()
+    await asyncio.sleep(0.5)
+    assert second.is_alive()  # waiting for the first's cursor
+    assert await _items(client, "club") == []
+    release.set()
+    for thread in (first, second):
+        await asyncio.to_thread(thread.join, 20)
+    assert [(i["cursor"], i["event"]["id"]) for i in await _items(client, "club")] == [
+        (1, "first"),
+        (2, "second"),
+    ]
