@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import insert, select, update
+import orjson
+from sqlalchemy import insert, select, text, update
 from sqlalchemy.orm import Session
 
 from app.models import FeedItem, Ladder
+from app.repositories.base import is_postgres
+
+#: PostgreSQL: the ladder's next cursors taken and its items written in one statement.
+_APPEND = text(
+    "WITH taken AS (UPDATE ladders SET feed_cursor = feed_cursor + :n WHERE id = :ladder "
+    "RETURNING feed_cursor) "
+    "INSERT INTO feed_items (id, ladder_id, cursor, type, at, event_kind, event_id, ratings) "
+    "SELECT i.id, :ladder, taken.feed_cursor - :n + i.ordinal, i.type, i.at, i.event_kind, "
+    "i.event_id, i.ratings FROM taken, json_to_recordset(CAST(:items AS json)) AS i(id text, "
+    "ordinal int, type text, at timestamptz, event_kind text, event_id text, ratings jsonb)"
+)
 
 
 class FeedRepository:
@@ -31,6 +43,27 @@ class FeedRepository:
         if rows:
             self.session.execute(insert(FeedItem), list(rows))
 
+    def append(self, ladder_id: str, items: Sequence[dict[str, Any]]) -> None:
+        """Write ``items`` (without cursors) as the ladder's next ones, taking the cursors
+        (:meth:`take_cursors`): on PostgreSQL both in one statement."""
+        if not items:
+            return
+        count = len(items)
+        if is_postgres(self.session):
+            document = orjson.dumps(
+                [{**item, "ordinal": n} for n, item in enumerate(items, start=1)],
+                default=_plain,
+            ).decode()
+            self.session.execute(_APPEND, {"n": count, "ladder": ladder_id, "items": document})
+            return
+        last = self.take_cursors(ladder_id, count)
+        self.add(
+            [
+                {**item, "ladder_id": ladder_id, "cursor": cursor}
+                for cursor, item in enumerate(items, start=last - count + 1)
+            ]
+        )
+
     def page(self, ladder_id: str, after: int, limit: int) -> list[FeedItem]:
         """The items after cursor ``after``, in cursor order."""
         return list(
@@ -41,3 +74,10 @@ class FeedRepository:
                 .limit(limit)
             )
         )
+
+
+def _plain(value: Any) -> Any:
+    """What orjson does not write itself: the read-only mappings of the engine."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")

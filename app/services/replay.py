@@ -265,7 +265,10 @@ class Replay:
         ratings = RatingRepository(self.session)
         self.load(self.lost)  # ratings that lost changes and had none replayed
         affected = self.lost | self.changed
-        before = self._stored_entries(affected)
+        # A group commit notes each game's moves as it rates them (``per_event``): the
+        # write's net moves would go unread.
+        net = not self.per_event
+        before = self._stored_entries(affected) if net else {}
         new = sorted(self.changed - self.with_rows)
         ladder_state = self.ladder.state
         ratings.ensure(ladder_id, [fresh_row(self.runtime, ladder_state, k) for k in new])
@@ -276,7 +279,8 @@ class Replay:
             state = self.states.get(engine_key(*key))
             if state is None or start.last_change_id is None:
                 orphaned.append(key)  # every change it had was voided
-                self.write.moved.note(key, before[key], None)
+                if net:
+                    self.write.moved.note(key, before[key], None)
                 continue
             update = {
                 "player": key[0],
@@ -288,7 +292,8 @@ class Replay:
                 **start.statistics(),
             }
             updates.append(update)
-            self.write.moved.note(key, before[key], entry(key[1], update))
+            if net:
+                self.write.moved.note(key, before[key], entry(key[1], update))
         self.writer.update_ratings(ladder_id, updates)
         ratings.delete_many(ladder_id, orphaned)
         if self.runtime.info.ladder_scoped:

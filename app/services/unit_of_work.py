@@ -261,21 +261,19 @@ class UnitOfWork:
         feed = FeedRepository(self.session)
         stamp = now()
         for ladder_id, items in sorted(self.published.items()):
-            last = feed.take_cursors(ladder_id, len(items))
-            feed.add(
+            feed.append(
+                ladder_id,
                 [
                     {
                         "id": f"fi_{secrets.token_hex(16)}",
-                        "ladder_id": ladder_id,
-                        "cursor": cursor,
                         "type": item.type,
                         "at": stamp,
                         "event_kind": item.event[0] if item.event else None,
                         "event_id": item.event[1] if item.event else None,
                         "ratings": item.ratings,
                     }
-                    for cursor, item in enumerate(items, start=last - len(items) + 1)
-                ]
+                    for item in items
+                ],
             )
         self.admission.settle()
 
