@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.dialects import postgresql, sqlite
@@ -11,6 +12,16 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
+
+
+def sqlite_time(value: datetime | None) -> str | None:
+    """SQLAlchemy's SQLite DATETIME text of a UTC time (app/models/base.py's ``UTCDateTime``
+    stores UTC, naive), for the writes that go to the driver themselves."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("naive datetime given to a UTC column")
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def is_postgres(session: Session) -> bool:

@@ -29,7 +29,6 @@ import itertools
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
 import orjson
@@ -40,7 +39,7 @@ from sqlalchemy.sql.expression import TextClause
 
 from app.models import Change, Event, PlayerRating
 from app.models.base import UTCDateTime
-from app.repositories.base import driver_errors, is_postgres
+from app.repositories.base import driver_errors, is_postgres, sqlite_time
 
 EVENT_COLUMNS = (
     "seq", "ladder_id", "kind", "external_id", "occurred_at", "body", "body_hash", "rated",
@@ -329,19 +328,10 @@ def _sqlite_converter(column: Any) -> Callable[[Any], Any] | None:
     """How a value of ``column`` is stored on SQLite, as SQLAlchemy's type would store it:
     JSON as its text, times in UTC as naive text (``UTCDateTime``); None: as it is."""
     if isinstance(column.type, UTCDateTime):
-        return _sqlite_time
+        return sqlite_time
     if column.name in JSON_COLUMNS or column.name in RATING_JSON_COLUMNS:
         return _json_text
     return None
-
-
-def _sqlite_time(value: datetime | None) -> str | None:
-    """SQLAlchemy's SQLite DATETIME text of a UTC time (``UTCDateTime`` stores UTC, naive)."""
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        raise ValueError("naive datetime given to a UTC column")
-    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _json_document(rows: Sequence[Mapping[str, Any]]) -> str:

@@ -101,7 +101,8 @@ def entry(faction: str, shown: Shown | Mapping[str, Any]) -> Entry:
         "losses": losses,
         "win_rate": wins / games if games else None,
         "loss_rate": losses / games if games else None,
-        "last_played_at": None if played is None else played.isoformat().replace("+00:00", "Z"),
+        # A datetime: the JSON writers (orjson) write it, and the API renders it as RFC 3339.
+        "last_played_at": played,
     }
 
 

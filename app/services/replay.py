@@ -113,7 +113,7 @@ class Replay:
         #: Whether each kept event's moves are noted too (``write.moved_by_event``): a group
         #: commit publishes one feed item per game. Each rating's entry as it goes, then.
         self.per_event = per_event
-        self.entries: dict[RatingKey, Entry | None] = {}
+        self.entries: dict[RatingKey, Entry | Any] = {}
         #: Ratings whose changes from the replay's start were deleted.
         self.lost = lost
         self.from_scratch = from_scratch
@@ -143,7 +143,7 @@ class Replay:
             )
             self._start(key, start)
             if self.per_event:
-                self.entries[key] = row_entry(row)
+                self.entries[key] = row  # its entry is made when a game first moves it
 
     def _start(self, key: RatingKey, start: Start) -> None:
         self.starts[key] = start
@@ -255,7 +255,8 @@ class Replay:
         standing = shown(self.runtime.rater, state, self.ladder_state)
         after = entry(key[1], {**standing_columns(standing), **start.statistics()})
         moved = self.write.moved_by_event.setdefault(seq, Moved())
-        moved.note(key, self.entries.get(key), after)
+        before = self.entries.get(key)
+        moved.note(key, before if isinstance(before, dict) else row_entry(before), after)
         self.entries[key] = after
 
     def finish(self) -> tuple[int, int]:

@@ -271,15 +271,15 @@ async def test_cursors_follow_the_order_writes_commit_in(
 
     await make_ladder(client, "club", "elo")
     held, release = threading.Event(), threading.Event()
-    real_add = FeedRepository.add
+    real_append = FeedRepository.append
 
-    def add_then_hold(self: FeedRepository, rows: Any) -> None:
-        real_add(self, rows)
-        if rows and rows[0]["event_id"] == "first":
+    def append_then_hold(self: FeedRepository, ladder_id: str, items: Any) -> None:
+        real_append(self, ladder_id, items)
+        if items and items[0]["event_id"] == "first":
             held.set()
             release.wait(20)
 
-    monkeypatch.setattr(FeedRepository, "add", add_then_hold)
+    monkeypatch.setattr(FeedRepository, "append", append_then_hold)
 
     def post(game_id: str, players: dict[str, int]) -> None:
         submit_game(database, GameIn.model_validate(game("club", game_id, players, 10)))
