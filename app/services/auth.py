@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -148,7 +149,7 @@ def _too_many(per_minute: int, window: int, moment: float) -> TooManyRequests:
     )
 
 
-def _verified(key: ApiKey | None, claim: KeyClaim) -> Principal:
+def _verified(key: Any, claim: KeyClaim) -> Principal:
     """The key's principal; 401 for an unknown, malformed, revoked or expired key."""
     # Compare even when the key is unknown, so timing does not tell which ids exist.
     expected = key.secret_hash if key is not None else "0" * 64
@@ -209,16 +210,15 @@ class Admission:
             raise admitted
         return admitted
 
-    def _admit(
-        self, caller: Caller, found: dict[str, tuple[ApiKey, int]], ladder_id: str
-    ) -> Principal:
+    def _admit(self, caller: Caller, found: dict[str, Any], ladder_id: str) -> Principal:
         if isinstance(caller, Principal):
             caller.check_ladder(ladder_id)
             return caller
         if caller.principal is not None:  # counted by an earlier transaction of the request
             principal = caller.principal
         else:
-            key, count = found.get(caller.key_id, (None, 0))
+            key = found.get(caller.key_id)
+            count = key.count if key is not None else 0
             principal = _verified(key, caller)
             limit = caller.per_minute
             pending = self._pending.setdefault(caller.key_id, [0, limit])
@@ -263,7 +263,7 @@ def authenticate(db: Database, claim: KeyClaim, weight: int = 1) -> Principal:
 
     def work(session: Session) -> tuple[Principal, int]:
         keys = KeyRepository(session)
-        key, _count = keys.with_counts([claim.key_id], window).get(claim.key_id, (None, 0))
+        key = keys.with_counts([claim.key_id], window).get(claim.key_id)
         principal = _verified(key, claim)
         count = keys.count_requests(claim.key_id, window, weight)
         if count == weight:
