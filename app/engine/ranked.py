@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
 
 from app.engine.errors import InvalidParameter
-from app.engine.types import Json, PlayerState
+from app.engine.types import Change, Game, Json, Outcome, PlayerKey, PlayerState, frozen
 
 #: Glickman (2013), step 2: Glicko scale ↔ Glicko-2 scale.
 GLICKO2_SCALE = 173.7178
 DAYS_PER_WEEK = 7.0
+SECONDS_PER_DAY = 86_400.0
 #: The largest decay rates and delays accepted: beyond them a rating reaches its cap at once.
 MAX_RATE = 1e6
 MAX_DAYS = 1e6
@@ -241,3 +243,184 @@ def parse_divisions(value: Json) -> tuple[Division, ...] | None:
     if len({d.name for d in found}) != len(found):
         raise InvalidParameter("divisions", "names must be unique")
     return tuple(found)
+
+
+# -- a ladder's policy, and the rater it wraps ---------------------------------------------
+
+#: The ranked-play parameters every game system takes (SYSTEMS.md "Ranked play").
+PLACEMENT_GAMES, PROVISIONAL_DEVIATION, DECAY, DIVISIONS = (
+    "placement_games", "provisional_deviation", "decay", "divisions",
+)  # fmt: skip
+NAMES = (PLACEMENT_GAMES, PROVISIONAL_DEVIATION, DECAY, DIVISIONS)
+#: Where a state keeps the time of its player's last event, for decay (ISO 8601, UTC).
+LAST_EVENT_AT = "last_event_at"
+MAX_PLACEMENT_GAMES = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A ladder's ranked play: none of it changes the system's formula."""
+
+    placement_games: int = 0
+    provisional_deviation: float | None = None
+    decay: Decay | None = None
+    divisions: tuple[Division, ...] | None = None
+    #: The raw parameters, as the ladder stores and shows them.
+    params: Mapping[str, Json] = field(default_factory=lambda: dict.fromkeys(NAMES))
+
+    @property
+    def plain(self) -> bool:
+        """No ranked play at all: nothing to read differently from what is stored."""
+        return (
+            self.placement_games == 0
+            and self.provisional_deviation is None
+            and self.decay is None
+            and self.divisions is None
+        )
+
+    def is_provisional(self, games: int, deviation: float | None) -> bool:
+        return provisional(self.placement_games, games, self.provisional_deviation, deviation)
+
+    def division_of(self, value: float) -> str | None:
+        return division(self.divisions, value)
+
+
+def parse_policy(system_id: str, has_deviation: bool, given: Mapping[str, Json]) -> Policy:
+    """The ranked-play parameters of a game ladder (defaults: none of it)."""
+    placement = given.get(PLACEMENT_GAMES, 0)
+    if isinstance(placement, bool) or not isinstance(placement, int):
+        raise InvalidParameter(PLACEMENT_GAMES, "must be an integer")
+    if not 0 <= placement <= MAX_PLACEMENT_GAMES:
+        raise InvalidParameter(PLACEMENT_GAMES, f"must be between 0 and {MAX_PLACEMENT_GAMES}")
+    raw_deviation = given.get(PROVISIONAL_DEVIATION)
+    deviation = None
+    if raw_deviation is not None:
+        if not has_deviation:
+            raise InvalidParameter(PROVISIONAL_DEVIATION, f"{system_id!r} has no deviation")
+        deviation = _number(PROVISIONAL_DEVIATION, raw_deviation, 0, 1e6)
+    decay = parse_decay(system_id, given.get(DECAY))
+    divisions = parse_divisions(given.get(DIVISIONS))
+    params: dict[str, Json] = {PLACEMENT_GAMES: placement}
+    if has_deviation:
+        params[PROVISIONAL_DEVIATION] = deviation
+    params |= {DECAY: given.get(DECAY), DIVISIONS: given.get(DIVISIONS)}
+    return Policy(placement, deviation, decay, divisions, params)
+
+
+def last_event_at(state: PlayerState) -> datetime | None:
+    stamp = state.extra.get(LAST_EVENT_AT)
+    return datetime.fromisoformat(stamp) if isinstance(stamp, str) else None
+
+
+def idle_days(state: PlayerState, at: datetime) -> float:
+    """Days from the state's last event to ``at`` (0 for a state that has none)."""
+    last = last_event_at(state)
+    return 0.0 if last is None else max(0.0, (at - last).total_seconds() / SECONDS_PER_DAY)
+
+
+def _stamped(state: PlayerState, at: datetime) -> PlayerState:
+    extra = {**state.extra, LAST_EVENT_AT: at.isoformat()}
+    return PlayerState(state.rating, state.deviation, state.volatility, frozen(extra))
+
+
+class Decaying:
+    """A game rater whose players decay between their events (SYSTEMS.md "Ranked play").
+
+    Each state a game leaves (or an adjustment sets) carries its time (``extra
+    ["last_event_at"]``), so decay is a pure function of a stored state and the time it is read
+    at: a game starts from its players' states decayed to the game's time, and its ``details``
+    say what decay applied. Everything else is the wrapped rater's.
+    """
+
+    def __init__(
+        self, rater: Any, decay: Decay, initial: PlayerState, growth_constant: float | None
+    ) -> None:
+        self._rater = rater
+        self.decay = decay
+        self._initial = initial
+        self._growth_constant = growth_constant
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rater, name)
+
+    def at(self, state: PlayerState, when: datetime) -> PlayerState:
+        """``state`` read at ``when``: decayed by the time since its player's last event."""
+        idle = idle_days(state, when)
+        return decayed(self.decay, state, idle, self._initial, self._growth_constant)
+
+    def rate_game(
+        self, game: Game, states: Mapping[PlayerKey, PlayerState], ladder_state: Mapping[str, Json]
+    ) -> Outcome:
+        when = game.played_at
+        starts = {key: self.at(state, when) for key, state in states.items()}
+        outcome: Outcome = self._rater.rate_game(game, starts, ladder_state)
+        changes = []
+        for change in outcome.changes:
+            stored, start = states[change.key], starts[change.key]
+            details = change.details
+            if start != stored:
+                terms = {
+                    "idle_days": idle_days(stored, when),
+                    "rating": stored.rating,
+                    "deviation": stored.deviation,
+                }
+                details = frozen({**details, "decay": terms})
+            changes.append(Change(change.key, change.before, _stamped(change.after, when), details))
+        return Outcome(tuple(changes), outcome.ladder_state)
+
+    def adjusted_state(
+        self,
+        previous: PlayerState | None,
+        rating: float,
+        deviation: float | None,
+        volatility: float | None,
+        at: datetime,
+    ) -> PlayerState:
+        state: PlayerState = self._rater.adjusted_state(previous, rating, deviation, volatility, at)
+        return _stamped(state, at)
+
+
+def describe(system_id: str) -> dict[str, dict[str, Json]]:
+    """What ``GET /systems`` shows of ranked play's parameters on a game system."""
+    family = DECAY_FAMILY.get(system_id)
+    decay_fields = {
+        "deviation": '{"periods_per_day": x}: the deviation grows as x empty rating periods a day',
+        "sigma": '{"sigma_per_day": s}: sigma^2 grows by s^2 a day',
+        "points": '{"after_days": d, "points_per_week": p, "max_points": m}: once idle d days '
+        "the rating falls by p a week, at most m",
+    }
+    described: dict[str, dict[str, Json]] = {
+        PLACEMENT_GAMES: {
+            "type": "integer",
+            "default": 0,
+            "minimum": 0,
+            "maximum": MAX_PLACEMENT_GAMES,
+            "description": "Rated games a player is provisional for (in the current season), "
+            "left out of leaderboards unless asked.",
+        },
+        DECAY: {
+            "type": "object",
+            "default": None,
+            "description": (
+                f"Inactivity decay (null: none): {decay_fields[family]}; applied on read and "
+                "before a player's next event."
+                if family is not None
+                else f"{system_id!r} takes no decay: null only."
+            ),
+        },
+        DIVISIONS: {
+            "type": "array",
+            "default": None,
+            "description": '[{"name"}, {"name", "min"}, ...]: divisions by ascending min '
+            "of the (decayed) ranking value; null: none.",
+        },
+    }
+    if family in ("deviation", "sigma"):
+        described[PROVISIONAL_DEVIATION] = {
+            "type": "number",
+            "default": None,
+            "minimum": 0,
+            "description": "A player whose deviation is at least this is provisional (lichess: "
+            "110); null: never by deviation.",
+        }
+    return described

@@ -8,6 +8,15 @@ from pydantic import Field
 from app.schemas.common import ResponseModel
 
 
+class DecayOut(ResponseModel):
+    """What inactivity decay took from a rating read now (or as of a time)."""
+
+    idle_days: float = Field(description="Days since the player's last event.")
+    rating: float = Field(description="The stored rating, before decay.")
+    deviation: float | None = Field(description="The stored deviation, before decay.")
+    ranking_value: float | None = Field(description="The stored ranking value, before decay.")
+
+
 class RatingOut(ResponseModel):
     faction: str | None
     rating: float
@@ -22,6 +31,17 @@ class RatingOut(ResponseModel):
     loss_rate: float | None
     last_played_at: datetime | None
     position: int | None
+    provisional: bool = Field(
+        default=False,
+        description="Fewer rated games than placement_games, or a deviation at least "
+        "provisional_deviation: left out of leaderboards unless asked (position null).",
+    )
+    division: str | None = Field(
+        default=None, description="Its division, where the ladder has some."
+    )
+    decay: DecayOut | None = Field(
+        default=None, description="Where the ladder decays and decay applied: what it took."
+    )
 
 
 class PlayerOut(ResponseModel):
@@ -77,6 +97,11 @@ class LeaderboardEntry(ResponseModel):
     games: int
     win_rate: float | None
     last_played_at: datetime | None
+    provisional: bool = Field(
+        default=False, description="Listed only with include_provisional=true."
+    )
+    division: str | None = None
+    decay: DecayOut | None = None
 
 
 class LeaderboardOut(ResponseModel):

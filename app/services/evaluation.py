@@ -49,7 +49,6 @@ from app.services.runtime import (
     configure,
     engine_refusals,
     get_system,
-    plain,
     require_ladder,
 )
 
@@ -268,7 +267,7 @@ class Events:
         """Whether ``runtime`` is the ladder's own configuration, which rated every event
         when it was recorded (a recomputation rates them again without checking them
         again): any other must check each event, as a what-if does."""
-        return runtime.info.id == self.system and plain(runtime.rater.params) == self.params
+        return runtime.info.id == self.system and runtime.params == self.params
 
 
 def evaluate_one(
@@ -379,7 +378,7 @@ def evaluate(
             EvaluationResult(
                 label=candidate.label,
                 system=candidate.runtime.info.id,
-                params=plain(candidate.runtime.rater.params),
+                params=candidate.runtime.params,
                 **_metrics_out(scores.candidate),
             )
         )
@@ -448,10 +447,7 @@ def tune(
             initializer=_start_worker,
             initargs=(history,),
         ) as pool:
-            futures = [
-                pool.submit(_score_point, r.info.id, plain(r.rater.params), window)
-                for r in runtimes
-            ]
+            futures = [pool.submit(_score_point, r.info.id, r.params, window) for r in runtimes]
             scored = []
             for future in futures:
                 scored.append(future.result())
@@ -472,7 +468,7 @@ def tune(
         metric=body.metric,
         results=[
             TunePoint(
-                params=plain(runtime.rater.params),
+                params=runtime.params,
                 log_loss=scores.candidate.log_loss,
                 brier=scores.candidate.brier,
                 accuracy=scores.candidate.accuracy,

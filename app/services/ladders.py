@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Conflict, NotFound
+from app.engine import ranked
 from app.engine.protocols import SystemInfo
 from app.engine.registry import SYSTEMS
 from app.models import Ladder
@@ -29,7 +30,10 @@ def describe_system(info: SystemInfo) -> SystemOut:
         kind=info.kind,
         description=info.description,
         sources=list(info.sources),
-        params={spec.name: spec.describe() for spec in info.params},
+        params={
+            **{spec.name: spec.describe() for spec in info.params},
+            **(ranked.describe(info.id) if info.kind == "game" else {}),
+        },
         per_faction=info.per_faction,
         duel=info.duel,
         default_active_within_days=info.default_active_within_days,
@@ -67,7 +71,7 @@ def _out(ladder: Ladder, counts: dict[str, int]) -> LadderOut:
 
 def create_ladder(db: Database, body: LadderIn) -> LadderOut:
     runtime = configure(body.system, body.params)
-    params: dict[str, Any] = plain(runtime.rater.params)
+    params: dict[str, Any] = runtime.params
 
     def work(session: Session) -> LadderOut:
         repo = LadderRepository(session)
@@ -127,7 +131,7 @@ def change_ladder(
         recomputed = (0, 0)
         if body.params is not None:
             merged = {**ladder.params, **body.params}
-            new_params = plain(configure(ladder.system, merged).rater.params)
+            new_params = configure(ladder.system, merged).params
             if new_params != ladder.params:
                 ladder.params = new_params
                 write.session.flush()

@@ -16,7 +16,7 @@ from app.schemas.events import GameOut, TournamentOut
 from app.schemas.profiles import GameList, PlayerItem, PlayerList, TournamentList
 from app.services.conversion import GAME
 from app.services.events import event_out
-from app.services.players import rating_out
+from app.services.players import entry_out, ranked_ratings, rating_out
 from app.services.profiles import name_and_country, name_changes, profiles_of
 from app.services.runtime import require_ladder, runtime_for
 
@@ -104,13 +104,17 @@ def list_players(
 
     def work(session: Session) -> PlayerList:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
+        runtime = runtime_for(ladder)
         repo = RatingRepository(session)
         total, players = repo.players_page(ladder_id, search, limit, offset)
-        rated = repo.with_positions(ladder_id, players, runtime_for(ladder).info.rank_by)
         profiles = profiles_of(session, players)
         items = {player: PlayerItem(player=player, ratings=[]) for player in players}
-        for position, row in rated:
-            items[row.player].ratings.append(rating_out(row, position))
+        if runtime.policy.plain:
+            for position, row in repo.with_positions(ladder_id, players, runtime.info.rank_by):
+                items[row.player].ratings.append(rating_out(row, position))
+        else:
+            for entry, place in ranked_ratings(session, ladder, runtime, set(players)):
+                items[entry.player].ratings.append(entry_out(entry, place))
         for item in items.values():
             item.name, item.country = name_and_country(profiles, item.player)
         return PlayerList(total=total, items=list(items.values()))

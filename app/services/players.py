@@ -21,6 +21,7 @@ from app.repositories.profiles import ProfileRepository, players_of_country
 from app.repositories.ratings import RatingRepository
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import (
+    DecayOut,
     HistoryEntry,
     HistoryOut,
     LeaderboardEntry,
@@ -108,8 +109,36 @@ def rating_out(row: PlayerRating, position: int | None) -> RatingOut:
     return _rating(RatingOut, _faction_out(row.faction), row, row, position)
 
 
-def _entry_out(entry: snapshots.Entry, position: int) -> RatingOut:
-    return _rating(RatingOut, entry.faction, entry.standing, entry, position)
+def entry_out(entry: snapshots.Entry, position: int | None) -> RatingOut:
+    return _rating(
+        RatingOut, entry.faction, entry.standing, entry, position, **_ranked_fields(entry)
+    )
+
+
+def _ranked_fields(entry: snapshots.Entry) -> dict[str, Any]:
+    decay = None if entry.decay is None else DecayOut(**entry.decay)
+    return {"provisional": entry.provisional, "division": entry.division, "decay": decay}
+
+
+def ranked_ratings(
+    session: Session, ladder: Ladder, runtime: Runtime, players: set[str]
+) -> list[tuple[snapshots.Entry, int | None]]:
+    """The ratings of ``players`` as ranked play reads them now, each with its position
+    among the ratings a board lists by default (None for a provisional one)."""
+    entries = ranked_entries(session, ladder, runtime, now(), None)
+    positions = _ranked_positions(entries, runtime.info.rank_by)
+    mine = sorted(
+        (e for e in entries if e.player in players), key=lambda e: (e.player, e.faction or "")
+    )
+    return [(e, positions.get((e.player, e.faction))) for e in mine]
+
+
+def _ranked_positions(
+    entries: list[snapshots.Entry], rank_by: str
+) -> dict[tuple[str, str | None], int]:
+    """Positions among the ratings a board lists by default (provisional ones are not)."""
+    board = snapshots.ranked([e for e in entries if not e.provisional], rank_by)
+    return {(e.player, e.faction): position for position, e in board}
 
 
 def get_player(
@@ -118,6 +147,20 @@ def get_player(
     def work(session: Session) -> PlayerOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         runtime = runtime_for(ladder)
+        if not runtime.policy.plain:
+            entries = ranked_entries(session, ladder, runtime, as_of or now(), as_of)
+            positions = _ranked_positions(entries, runtime.info.rank_by)
+            found = sorted(
+                (e for e in entries if e.player == player), key=lambda e: e.faction or ""
+            )
+            if not found:
+                raise NotFound(f"player {player!r} has no rating in ladder {ladder_id!r}")
+            return PlayerOut(
+                player=player,
+                ladder=ladder_id,
+                ratings=[entry_out(e, positions.get((e.player, e.faction))) for e in found],
+                **_profile_fields(session, player),
+            )
         if as_of is not None:
             board = snapshots.ranked(
                 snapshots.as_of(session, ladder, runtime, as_of), runtime.info.rank_by
@@ -128,7 +171,7 @@ def get_player(
             return PlayerOut(
                 player=player,
                 ladder=ladder_id,
-                ratings=[_entry_out(e, pos) for pos, e in sorted(mine, key=_by_faction)],
+                ratings=[entry_out(e, pos) for pos, e in sorted(mine, key=_by_faction)],
                 **_profile_fields(session, player),
             )
         repo = RatingRepository(session)
@@ -257,6 +300,9 @@ class BoardFilter:
     min_games: int
     #: A national ranking: only the players whose profile names this country.
     country: str | None
+    #: Ranked play: list provisional players too; only one division.
+    include_provisional: bool = False
+    division: str | None = None
 
 
 def _window_offset(index: int, limit: int, total: int) -> int:
@@ -363,7 +409,20 @@ def _board_as_of_decoded(
         and e.games >= f.min_games
         and (nationals is None or e.player in nationals)
     ]
-    board = snapshots.ranked(entries, runtime.info.rank_by)
+    return _ordered_page(entries, runtime.info.rank_by, f, limit, offset, around)
+
+
+def _ordered_page(
+    entries: list[snapshots.Entry],
+    rank_by: str,
+    f: BoardFilter,
+    limit: int,
+    offset: int,
+    around: str | None,
+) -> tuple[int, list[tuple[int, snapshots.Entry]]]:
+    """Entries ranked (competition positions), in the board's order, paged (or the window
+    around a player)."""
+    board = snapshots.ranked(entries, rank_by)
     # The present board's order (RatingRepository.leaderboard): the sort, then player and
     # faction ascending. Two stable sorts: reversing the second keeps ties in the first's.
     board.sort(key=lambda item: (item[1].player, item[1].faction or ""))
@@ -394,7 +453,56 @@ def _board_entry(position: int, e: snapshots.Entry) -> LeaderboardEntry:
         games=e.games,
         win_rate=_rate(e.wins, e.games),
         last_played_at=e.last_played_at,
+        provisional=e.provisional,
+        division=e.division,
+        decay=None if e.decay is None else DecayOut(**e.decay),
     )
+
+
+def ranked_entries(
+    session: Session, ladder: Ladder, runtime: Runtime, at: datetime, as_of: datetime | None
+) -> list[snapshots.Entry]:
+    """Every rating as ranked play reads it at ``at`` (SYSTEMS.md "Ranked play"): the stored
+    ones, or those of ``as_of``."""
+    entries = (
+        snapshots.as_of(session, ladder, runtime, as_of)
+        if as_of is not None
+        else snapshots.current(session, ladder, runtime)
+    )
+    ladder_state = ladder_state_as_of(session, ladder, runtime, as_of) if as_of else ladder.state
+    return snapshots.read(runtime, entries, at, ladder_state)
+
+
+def _board_ranked(
+    session: Session,
+    ladder: Ladder,
+    runtime: Runtime,
+    at: datetime,
+    as_of: datetime | None,
+    board_filter: BoardFilter,
+    limit: int,
+    offset: int,
+    around: str | None,
+) -> tuple[int, list[LeaderboardEntry]]:
+    """A board with ranked play: every rating read at ``at`` (decayed, provisional, its
+    division), filtered, ranked among those listed, ordered and paged here."""
+    f = board_filter
+    nationals = None if f.country is None else ProfileRepository(session).players_of(f.country)
+    entries = [
+        e
+        for e in ranked_entries(session, ladder, runtime, at, as_of)
+        if (
+            f.active_since is None
+            or (e.last_played_at is not None and e.last_played_at >= f.active_since)
+        )
+        and (f.faction is None or e.faction == f.faction)
+        and e.games >= f.min_games
+        and (nationals is None or e.player in nationals)
+        and (f.include_provisional or not e.provisional)
+        and (f.division is None or e.division == f.division)
+    ]
+    total, page = _ordered_page(entries, runtime.info.rank_by, f, limit, offset, around)
+    return total, [_board_entry(position, e) for position, e in page]
 
 
 def _board_now(
@@ -474,14 +582,23 @@ def get_leaderboard(
     as_of: datetime | None = None,
     country: str | None = None,
     around: str | None = None,
+    include_provisional: bool = False,
+    division: str | None = None,
 ) -> LeaderboardOut:
     """The leaderboard page, or with ``around`` the ``limit`` entries centred on that
     player's first entry (404 when the filtered board has none); ``country``: the national
-    ranking, positions counted among that country's players only."""
+    ranking, positions counted among that country's players only. On a ladder with ranked
+    play, provisional players are left out unless ``include_provisional``, ``division``
+    keeps one division, and values that decay are read decayed (now, or as of)."""
 
     def work(session: Session) -> LeaderboardOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        info = runtime_for(ladder).info
+        runtime = runtime_for(ladder)
+        info = runtime.info
+        if division is not None and division not in {
+            d.name for d in runtime.policy.divisions or ()
+        }:
+            raise Invalid.at(("query", "division"), "is not one of the ladder's divisions")
         days = active_within_days
         if days is None:
             days = info.default_active_within_days or 0
@@ -494,9 +611,15 @@ def get_leaderboard(
             faction=faction,
             min_games=min_games,
             country=country,
+            include_provisional=include_provisional,
+            division=division,
         )
         total, entries = (
-            _board_as_of(
+            _board_ranked(
+                session, ladder, runtime, reference, as_of, board_filter, limit, offset, around
+            )
+            if not runtime.policy.plain
+            else _board_as_of(
                 session, ladder, as_of, board_filter, limit=limit, offset=offset, around=around
             )
             if as_of is not None
@@ -573,12 +696,20 @@ def get_profile(db: Database, player: str, sees: Callable[[str], bool]) -> Playe
         repo = RatingRepository(session)
         ladders = LadderRepository(session)
         ratings: list[LadderRatingOut] = []
+        ranked_done: set[str] = set()
         for row in repo.of_player_everywhere(player):
             if not sees(row.ladder_id):
                 continue
             ladder = require_ladder(ladders.get(row.ladder_id), row.ladder_id)
-            rank_by = runtime_for(ladder).info.rank_by
-            position = repo.position(row.ladder_id, row, rank_by)
+            runtime = runtime_for(ladder)
+            if not runtime.policy.plain:
+                if ladder.id not in ranked_done:  # every rating of the player in the ladder
+                    ranked_done.add(ladder.id)
+                    for entry, position in ranked_ratings(session, ladder, runtime, {player}):
+                        fields = entry_out(entry, position).model_dump()
+                        ratings.append(LadderRatingOut(ladder=ladder.id, **fields))
+                continue
+            position = repo.position(row.ladder_id, row, runtime.info.rank_by)
             faction = _faction_out(row.faction)
             ratings.append(
                 _rating(LadderRatingOut, faction, row, row, position, ladder=row.ladder_id)

@@ -6,13 +6,14 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
 from app.core.errors import Invalid, NotFound
+from app.engine import ranked
 from app.engine.errors import InvalidEvent, InvalidParameter
 from app.engine.ledger import shown
 from app.engine.protocols import Rater, System, SystemInfo
@@ -23,13 +24,34 @@ from app.models import NO_FACTION, Ladder
 
 @dataclass(frozen=True, slots=True)
 class Runtime:
-    """What a ladder's writes and reads need: the system's description and its rater."""
+    """What a ladder's writes and reads need: the system's description, its rater, and its
+    ranked-play policy (provisional status, decay, divisions)."""
 
     info: SystemInfo
     rater: Rater
+    policy: ranked.Policy = field(default_factory=ranked.Policy)
 
     def standing(self, state: PlayerState) -> Standing:
         return self.rater.standing(state)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The ladder's complete parameters, as stored and shown: the system's and, on a game
+        ladder, ranked play's."""
+        params: dict[str, Any] = plain(self.rater.params)
+        if self.info.kind == "game":
+            params.update(plain(self.policy.params))
+        return params
+
+    @property
+    def decays(self) -> bool:
+        return self.policy.decay is not None
+
+    def read(self, state: PlayerState, at: datetime) -> PlayerState:
+        """A stored state as read at ``at``: decayed by its player's idle time, where the
+        ladder decays (SYSTEMS.md "Ranked play")."""
+        rater = self.rater
+        return rater.at(state, at) if isinstance(rater, ranked.Decaying) else state
 
 
 def now() -> datetime:
@@ -46,13 +68,32 @@ def get_system(system_id: str) -> System:
 
 
 def configure(system_id: str, params: Mapping[str, Any] | None) -> Runtime:
-    """Validate parameters and build the rater; errors name the parameter (422)."""
+    """Validate parameters and build the rater (wrapped to decay where the ladder's ranked
+    play asks); errors name the parameter (422)."""
     system = get_system(system_id)
+    given = dict(params or {})
+    game = system.info.kind == "game"
+    wanted = {name: given.pop(name) for name in ranked.NAMES if name in given} if game else {}
     try:
-        rater = system.configure(params)
+        rater: Rater = system.configure(given)
+        initial = rater.initial_state(rater.initial_ladder_state())
+        policy = (
+            ranked.parse_policy(system_id, initial.deviation is not None, wanted)
+            if game
+            else ranked.Policy()
+        )
+        if policy.decay is not None:
+            if rater.params.get("period", "game") != "game":
+                raise InvalidParameter(
+                    ranked.DECAY,
+                    "needs period 'game': with rating periods the deviation grows by the "
+                    "system's own no-game step",
+                )
+            growth = rater.params.get("c") if system_id == "glicko" else None
+            rater = ranked.Decaying(rater, policy.decay, initial, growth)
     except InvalidParameter as exc:
         raise Invalid.at(("params", exc.name), exc.message) from exc
-    return Runtime(system.info, rater)
+    return Runtime(system.info, rater, policy)
 
 
 @lru_cache(maxsize=256)

@@ -7,17 +7,19 @@ and "as it would be", from the same history and the same engine.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.engine import ranked as ranked_play
 from app.engine.base import BaseRater
 from app.engine.ledger import shown
-from app.engine.types import Standing
+from app.engine.types import PlayerState, Standing
 from app.models import NO_FACTION, Change, Ladder
 from app.repositories.changes import NO_STATISTICS, ChangeRepository
+from app.repositories.ratings import RatingRepository
 from app.services.history import ladder_state_as_of
 from app.services.runtime import Runtime, decode_state
 
@@ -32,6 +34,13 @@ class Entry:
     draws: int = 0
     losses: int = 0
     last_played_at: datetime | None = None
+    #: The stored state (decay reads it at a time).
+    state: PlayerState | None = None
+    #: Ranked play, as read at a time (:func:`read`).
+    provisional: bool = False
+    division: str | None = None
+    #: What decay took, read at a time: idle days and the stored values (None: no decay).
+    decay: Mapping[str, Any] | None = None
 
 
 __all__ = [
@@ -67,10 +76,12 @@ def entry_of(
     ladder_state: Mapping[str, Any],
 ) -> Entry:
     """A rating as its last change ``change`` left it, with its statistics ``counts``."""
+    state = decode_state(change.state_after)
     return Entry(
         player=change.player,
         faction=None if change.faction == NO_FACTION else change.faction,
-        standing=shown(runtime.rater, decode_state(change.state_after), ladder_state),
+        standing=shown(runtime.rater, state, ladder_state),
+        state=state,
         games=counts["games"],
         wins=counts["wins"],
         draws=counts["draws"],
@@ -120,6 +131,65 @@ def as_of(session: Session, ladder: Ladder, runtime: Runtime, at: datetime) -> l
         )
         for change in changes.last_at(ladder.id, at)
     ]
+
+
+def current(session: Session, ladder: Ladder, runtime: Runtime) -> list[Entry]:
+    """Every rating of the ladder as stored now (states decoded)."""
+    entries = []
+    for row in RatingRepository(session).all_of_ladder(ladder.id):
+        if row.last_change_id is None:  # a row with no result yet: not rated
+            continue
+        state = decode_state(row.state)
+        entries.append(
+            Entry(
+                player=row.player,
+                faction=None if row.faction == NO_FACTION else row.faction,
+                standing=Standing(
+                    row.rating, row.deviation, row.volatility, row.ranking_value, row.tiebreak
+                ),
+                state=state,
+                games=row.games,
+                wins=row.wins,
+                draws=row.draws,
+                losses=row.losses,
+                last_played_at=row.last_played_at,
+            )
+        )
+    return entries
+
+
+def read(
+    runtime: Runtime, entries: Iterable[Entry], at: datetime, ladder_state: Any
+) -> list[Entry]:
+    """The entries as ranked play reads them at ``at`` (SYSTEMS.md "Ranked play"): decayed by
+    each player's idle time where the ladder decays, with its provisional status and
+    division."""
+    policy = runtime.policy
+    rank_by = runtime.info.rank_by
+    found = []
+    for entry in entries:
+        standing, decay = entry.standing, None
+        if runtime.decays and entry.state is not None:
+            state = runtime.read(entry.state, at)
+            if state != entry.state:
+                decay = {
+                    "idle_days": ranked_play.idle_days(entry.state, at),
+                    "rating": standing.rating,
+                    "deviation": standing.deviation,
+                    "ranking_value": standing.ranking_value,
+                }
+                standing = shown(runtime.rater, state, ladder_state)
+        value = sort_value(standing, rank_by)[0]
+        found.append(
+            replace(
+                entry,
+                standing=standing,
+                decay=decay,
+                provisional=policy.is_provisional(entry.games, standing.deviation),
+                division=policy.division_of(value),
+            )
+        )
+    return found
 
 
 def position_of(entries: Sequence[tuple[int, Entry]], player: str, faction: str | None) -> int:

@@ -165,7 +165,7 @@ def what_if(
     return WhatIfOut(
         ladder=ladder_id,
         current=Configuration(system=ladder.system, params=dict(ladder.params)),
-        proposed=Configuration(system=system, params=plain(proposed.rater.params)),
+        proposed=Configuration(system=system, params=proposed.params),
         events=replayed,
         entries=entries,
     )

@@ -46,6 +46,8 @@ async def test_system_by_id_and_unknown(client: httpx.AsyncClient) -> None:
 async def test_create_ladder_fills_defaults(client: httpx.AsyncClient) -> None:
     created = await make_ladder(client, "club", "elo", k=16)
     expected = {spec.name: spec.default for spec in SYSTEMS["elo"].info.params} | {"k": 16.0}
+    # And ranked play's, none of it by default (an Elo rating has no deviation).
+    expected |= {"placement_games": 0, "decay": None, "divisions": None}
     assert created["params"] == expected
     assert (created["players"], created["games"], created["tournaments"]) == (0, 0, 0)
 

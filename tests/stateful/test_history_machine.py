@@ -34,7 +34,7 @@ from app.services import events as event_service
 from app.services import ladders as ladder_service
 from app.services import replay as replay_module
 from app.services.conversion import GAME, TOURNAMENT, game_to_engine, tournament_to_engine
-from app.services.runtime import configure, encode_state, plain
+from app.services.runtime import configure, encode_state
 
 PLAYERS = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"]
 POWERS = ["A", "E", "F", "G", "I", "R", "T"]
@@ -57,12 +57,27 @@ MAX_SIDE = 3
 WEIGHTS = (0.3, 0.5, 0.7, 1.0)
 #: Parameter sets a federation might switch between, per system.
 PARAM_CHOICES: dict[str, list[dict[str, Any]]] = {
-    "elo": [{"k": 16}, {"k": 32}],
+    "elo": [
+        {"k": 16},
+        {"k": 32},
+        # Ranked play's decay (a minute of idle time moves a rating), placement, divisions.
+        {"decay": {"after_days": 0, "points_per_week": 700, "max_points": 40}},
+        {"placement_games": 2, "divisions": [{"name": "B"}, {"name": "S", "min": 1500}]},
+    ],
     "fundox": [{"draw_policy": "pairwise_half"}, {"draw_policy": "none"}],
-    "naf": [{"max_coaches": 20}, {"max_coaches": 32}],
-    "glicko2": [{"period": "day"}, {"period": "game"}, {"tau": 0.3}],
+    "naf": [
+        {"max_coaches": 20},
+        {"max_coaches": 32},
+        {"decay": {"after_days": 0.001, "points_per_week": 1000, "max_points": 30}},
+    ],
+    "glicko2": [
+        {"period": "day", "decay": None},  # decay needs period "game"
+        {"period": "game"},
+        {"tau": 0.3},
+        {"period": "game", "decay": {"periods_per_day": 2.0}, "provisional_deviation": 200},
+    ],
     "glicko": [{"period": "week"}, {"period": "game"}],
-    "trueskill": [{"draw_probability": 0.2}, {"tau": 0.0}],
+    "trueskill": [{"draw_probability": 0.2}, {"tau": 0.0}, {"decay": {"sigma_per_day": 5.0}}],
     "weng-lin": [{"model": "bradley-terry-part"}, {"model": "thurstone-mosteller-full"}],
     "nadf": [{"country_adjust": "none"}, {"country_adjust": "mean_ratio"}],
     "kinzett": [{"solo_points": 3}, {"solo_points": 2}],
@@ -323,7 +338,7 @@ class HistoryMachine(RuleBasedStateMachine):
             step.answered(out.recomputed_events, out.recomputed_players)
 
     def _configured(self, more: dict[str, Any] | None = None) -> Any:
-        return plain(configure(self.system, {**self.params, **(more or {})}).rater.params)
+        return configure(self.system, {**self.params, **(more or {})}).params
 
     def _body(self, data: st.DataObject, when: int) -> dict[str, Any]:
         if self.kind == "game":

@@ -129,6 +129,14 @@ def get_leaderboard(
             "`offset`.",
         ),
     ] = None,
+    include_provisional: Annotated[
+        bool,
+        Query(description="Also list provisional players (ranked play's placement)."),
+    ] = False,
+    division: Annotated[
+        str | None,
+        Query(max_length=50, description="Only the players of this division (ranked play)."),
+    ] = None,
 ) -> LeaderboardOut:
     """Ratings by position (equal values share one). ``active_within_days=0`` shows everyone;
     without it a system's default applies (Fundox: 30 days). The answer echoes the filter it
@@ -158,6 +166,8 @@ def get_leaderboard(
         as_of=_utc(as_of),
         country=country,
         around=around,
+        include_provisional=include_provisional,
+        division=division,
     )
 
 
