@@ -252,6 +252,13 @@ class UnitOfWork:
         """Send the writes the history writer holds back."""
         self.writer.flush()
 
+    def close(self) -> None:
+        """Let go of what the attempt read and wrote: a unit and its ladders refer to each
+        other, and a cycle waits for the garbage collector, which bulk paths pause (an
+        import kept every chunk's rows until its end)."""
+        self._ladders.clear()
+        self.published.clear()
+
     def finish(self) -> None:
         """What every write does last, in its transaction: send what is held, write its feed
         items (taking each ladder's next cursors: the ladder's row stays locked until the
@@ -296,6 +303,9 @@ def run_write(db: Database, work: Callable[[UnitOfWork], T], *, lock: Lock = Loc
 
 def _attempt(work: Callable[[UnitOfWork], T], lock: Lock, session: Session) -> tuple[T, UnitOfWork]:
     unit = UnitOfWork(session, lock)
-    result = work(unit)
-    unit.finish()
+    try:
+        result = work(unit)
+        unit.finish()
+    finally:
+        unit.close()
     return result, unit
