@@ -59,6 +59,11 @@ async def test_systems_lists_both_with_their_parameters(client: httpx.AsyncClien
         "tau",
         "draw_probability",
         "ranking_multiplier",
+        # ranked play's, on every game system (docs/ranked.md)
+        "placement_games",
+        "provisional_deviation",
+        "decay",
+        "divisions",
     }
     assert ts["params"]["draw_probability"]["default"] == 0.1
     assert ts["params"]["sigma"]["minimum"] == 0.001

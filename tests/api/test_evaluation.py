@@ -61,7 +61,9 @@ async def test_the_ladders_own_system_scores_three_elo_games_by_hand(
     assert body["ladder"] == "club"
     [result] = body["results"]
     assert (result["label"], result["system"]) == ("elo", "elo")
-    assert result["params"] == {"initial": 1500, "k": 32, "scale": 400}
+    # The ladder's complete parameters: Elo's, and ranked play's (none of it).
+    no_ranked_play = {"placement_games": 0, "decay": None, "divisions": None}
+    assert result["params"] == {"initial": 1500, "k": 32, "scale": 400} | no_ranked_play
     p1, p2, p3 = hand_probabilities()
     assert (result["games"], result["pairs"]) == (3, 3)
     log_loss = (-math.log(p1) - math.log(1 - p2) - (math.log(p3) + math.log(1 - p3)) / 2) / 3
@@ -99,7 +101,8 @@ async def test_candidates_side_by_side(client: httpx.AsyncClient) -> None:
     assert response.status_code == 200, response.text
     results = response.json()["results"]
     assert [r["label"] for r in results] == ["elo", "elo k=16", "Glicko-2", "fundox"]
-    assert results[1]["params"] == {"initial": 1500, "k": 16, "scale": 400}
+    no_ranked_play = {"placement_games": 0, "decay": None, "divisions": None}
+    assert results[1]["params"] == {"initial": 1500, "k": 16, "scale": 400} | no_ranked_play
     # Another system starts from its own defaults, not the ladder's parameters.
     assert results[2]["params"]["initial_rating"] == 1500
     _, p2, p3 = hand_probabilities(k=16)
