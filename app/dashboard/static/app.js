@@ -6,6 +6,7 @@ import * as balance from "./pages/balance.js";
 import { errorNotice, UNAUTHORIZED } from "./pages/common.js";
 import * as evaluation from "./pages/evaluation.js";
 import * as event from "./pages/event.js";
+import * as feed from "./pages/feed.js";
 import * as ladders from "./pages/ladders.js";
 import * as leaderboard from "./pages/leaderboard.js";
 import * as lobby from "./pages/lobby.js";
@@ -20,6 +21,7 @@ const ROUTES = [
   { name: "lobby", parts: ["ladders", ":ladder", "lobby"], page: lobby },
   { name: "balance", parts: ["ladders", ":ladder", "balance"], page: balance },
   { name: "results", parts: ["ladders", ":ladder", "results"], page: results },
+  { name: "feed", parts: ["ladders", ":ladder", "feed"], page: feed },
   { name: "whatif", parts: ["ladders", ":ladder", "whatif"], page: whatif },
   { name: "evaluation", parts: ["ladders", ":ladder", "evaluation"], page: evaluation },
   { name: "event", parts: ["ladders", ":ladder", ":kind", ":id"], page: event },
