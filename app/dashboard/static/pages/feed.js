@@ -45,10 +45,12 @@ async function firstAfter(ladder, after) {
  * The ladder's last cursor (0: no items), with one-item pages: gallop forward until a probe
  * finds nothing, then bisect. About 2·log₂(cursor) small requests, instead of reading the whole
  * feed; "is there an item after N" only needs cursors to increase, not to be consecutive.
+ * `known`: a cursor known to exist (or 0).
  */
 async function lastCursor(ladder, known = 0) {
-  let low = known || await firstAfter(ladder, 0); // a cursor that exists
-  if (low === null) return 0;
+  // A cursor that exists: the first after the one known (Follow: usually none, one request).
+  let low = await firstAfter(ladder, known);
+  if (low === null) return known;
   let high = null; // nothing after it
   for (let step = FIRST_STEP; high === null; step *= 4) {
     const found = await firstAfter(ladder, low + step - 1);
