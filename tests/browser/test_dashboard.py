@@ -63,7 +63,10 @@ def _at(days: float) -> str:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The server of one test module; a module's ``SERVER_ENV`` (a dict) adds settings."""
     tmp = tmp_path_factory.mktemp("dashboard")
     port = free_port()
     env = {
@@ -73,6 +76,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "RATINGS_ADMIN_TOKEN": ADMIN_TOKEN,
         "RATINGS_PUBLIC_READS": "false",
         "RATINGS_LOG_LEVEL": "WARNING",
+        # Webhooks to a receiver the test runs on this machine (loopback is refused otherwise).
+        "RATINGS_WEBHOOK_ALLOWED_HOSTS": "127.0.0.1",
+        **getattr(request.module, "SERVER_ENV", {}),
     }
     log_path = tmp / "server.log"
     command = [sys.executable, "-m", "granian", "--interface", "asgi", "tests.browser.server:app"]

@@ -6,20 +6,24 @@ import * as balance from "./pages/balance.js";
 import { errorNotice, UNAUTHORIZED } from "./pages/common.js";
 import * as evaluation from "./pages/evaluation.js";
 import * as event from "./pages/event.js";
+import * as feed from "./pages/feed.js";
 import * as ladders from "./pages/ladders.js";
 import * as leaderboard from "./pages/leaderboard.js";
 import * as lobby from "./pages/lobby.js";
 import * as player from "./pages/player.js";
 import * as results from "./pages/results.js";
+import * as webhooks from "./pages/webhooks.js";
 import * as whatif from "./pages/whatif.js";
 
 const ROUTES = [
   { name: "ladders", parts: [], page: ladders },
+  { name: "webhooks", parts: ["webhooks"], page: webhooks },
   { name: "leaderboard", parts: ["ladders", ":ladder"], page: leaderboard },
   { name: "player", parts: ["ladders", ":ladder", "players", ":player"], page: player },
   { name: "lobby", parts: ["ladders", ":ladder", "lobby"], page: lobby },
   { name: "balance", parts: ["ladders", ":ladder", "balance"], page: balance },
   { name: "results", parts: ["ladders", ":ladder", "results"], page: results },
+  { name: "feed", parts: ["ladders", ":ladder", "feed"], page: feed },
   { name: "whatif", parts: ["ladders", ":ladder", "whatif"], page: whatif },
   { name: "evaluation", parts: ["ladders", ":ladder", "evaluation"], page: evaluation },
   { name: "event", parts: ["ladders", ":ladder", ":kind", ":id"], page: event },
@@ -28,6 +32,7 @@ const ROUTES = [
 const main = document.getElementById("main");
 const crumbs = document.getElementById("crumbs");
 const auth = document.getElementById("auth");
+const site = document.getElementById("site");
 let generation = 0;
 
 function match(segments) {
@@ -56,6 +61,10 @@ function setCrumbs(items) {
 function show(name, ...nodes) {
   main.replaceChildren(...nodes);
   main.dataset.page = name;
+  for (const link of site.querySelectorAll("a[data-page]")) {
+    if (link.dataset.page === name) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
   main.setAttribute("aria-busy", "false");
 }
 

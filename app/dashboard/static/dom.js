@@ -69,8 +69,11 @@ export function numCell(value, { format = "num", field, digits = 2 } = {}) {
   }, text);
 }
 
-/** "2026-11-29 10:00 UTC" inside a <time>; times are shown in UTC like the API gives them. */
-export function when(iso, { dateOnly = false } = {}) {
+/**
+ * "2026-11-29 10:00 UTC" inside a <time>; times are shown in UTC like the API gives them.
+ * `seconds` shows them too ("10:00:07 UTC": a feed item's commit, a delivery attempt).
+ */
+export function when(iso, { dateOnly = false, seconds = false } = {}) {
   if (!iso) return "—";
   const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
   if (Number.isNaN(date.getTime())) return iso;
@@ -78,7 +81,7 @@ export function when(iso, { dateOnly = false } = {}) {
   // Date and time each stay on one line; a narrow column breaks between them.
   return h("time", { datetime: iso, title: iso },
     h("span", { class: "nowrap" }, day),
-    dateOnly || iso.length === 10 ? null : [" ", h("span", { class: "nowrap" }, `${time.slice(0, 5)} UTC`)]);
+    dateOnly || iso.length === 10 ? null : [" ", h("span", { class: "nowrap" }, `${time.slice(0, seconds ? 8 : 5)} UTC`)]);
 }
 
 export function path(...parts) {

@@ -49,6 +49,7 @@ export function ladderHeader(ladder, system, active, heading) {
   const tabs = [
     ["leaderboard", "Leaderboard", path("ladders", ladder.id)],
     ["results", system.kind === "tournament" ? "Tournaments" : "Games", path("ladders", ladder.id, "results")],
+    ["feed", "Feed", path("ladders", ladder.id, "feed")],
     ["lobby", "Lobby preview", path("ladders", ladder.id, "lobby")],
     ["whatif", "What-if", path("ladders", ladder.id, "whatif")],
     // Splitting players into sides needs a system that rates sides (GET /systems: "sides").
