@@ -31,6 +31,11 @@ class LadderOut(ResponseModel):
     tournaments: int
     created_at: datetime
     updated_at: datetime
+    feed_cursor: int = Field(
+        default=0,
+        description="The cursor of the ladder's last change-feed item (0: none yet): read "
+        "the newest items from just before it.",
+    )
 
 
 class LadderList(ResponseModel):

@@ -66,6 +66,7 @@ def _out(ladder: Ladder, counts: dict[str, int]) -> LadderOut:
         tournaments=counts["tournaments"],
         created_at=ladder.created_at,
         updated_at=ladder.updated_at,
+        feed_cursor=ladder.feed_cursor or 0,
     )
 
 
