@@ -255,6 +255,7 @@ NAMES = (PLACEMENT_GAMES, PROVISIONAL_DEVIATION, DECAY, DIVISIONS)
 #: Where a state keeps the time of its player's last event, for decay (ISO 8601, UTC).
 LAST_EVENT_AT = "last_event_at"
 MAX_PLACEMENT_GAMES = 1_000
+MAX_DEVIATION = 1e6
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,7 +298,7 @@ def parse_policy(system_id: str, has_deviation: bool, given: Mapping[str, Json])
     if raw_deviation is not None:
         if not has_deviation:
             raise InvalidParameter(PROVISIONAL_DEVIATION, f"{system_id!r} has no deviation")
-        deviation = _number(PROVISIONAL_DEVIATION, raw_deviation, 0, 1e6)
+        deviation = _number(PROVISIONAL_DEVIATION, raw_deviation, 0, MAX_DEVIATION)
     decay = parse_decay(system_id, given.get(DECAY))
     divisions = parse_divisions(given.get(DIVISIONS))
     params: dict[str, Json] = {PLACEMENT_GAMES: placement}
@@ -420,6 +421,7 @@ def describe(system_id: str) -> dict[str, dict[str, Json]]:
             "type": "number",
             "default": None,
             "minimum": 0,
+            "maximum": MAX_DEVIATION,
             "description": "A player whose deviation is at least this is provisional (lichess: "
             "110); null: never by deviation.",
         }

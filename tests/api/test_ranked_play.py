@@ -14,13 +14,15 @@ from tests.helpers import make_ladder, post_game
 
 pytestmark = pytest.mark.anyio
 
-NOW = datetime.now(UTC).replace(microsecond=0)
 ZERO_K = {"after_days": 7, "points_per_week": 50, "max_points": 250}
 TIERS = [{"name": "Bronze"}, {"name": "Silver", "min": 1500}, {"name": "Gold", "min": 1700}]
 
 
 def _time(days_ago: float) -> str:
-    return (NOW - timedelta(days=days_ago)).isoformat().replace("+00:00", "Z")
+    # Now as each call sees it: decay runs on the wall clock, and a module-level "now" would
+    # be minutes old by the time a long run reaches a test.
+    now = datetime.now(UTC).replace(microsecond=0)
+    return (now - timedelta(days=days_ago)).isoformat().replace("+00:00", "Z")
 
 
 def _game(ladder: str, game_id: str, winner: str, loser: str, days_ago: float) -> dict[str, Any]:
