@@ -47,11 +47,15 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 AppSettings = Annotated[Settings, Depends(get_settings_dep)]
 
 
+def _has_token(credentials: HTTPAuthorizationCredentials | None) -> bool:
+    return credentials is not None and bool(credentials.credentials)
+
+
 def _caller(
     settings: Settings, credentials: HTTPAuthorizationCredentials | None, scope: str
 ) -> auth.Caller:
     """Who the request says it is (401 when it says nothing usable)."""
-    if credentials is None or not credentials.credentials:
+    if not _has_token(credentials):
         raise Unauthorized("this request needs a bearer token")
     secret = auth.hashing_secret(settings.admin_token, settings.key_secret)
     per_minute = settings.rate_limit_per_minute
@@ -117,7 +121,9 @@ def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
     @_authenticator
     async def dependency(request: Request, credentials: Credentials) -> Principal:
         settings = request.app.state.settings
-        if scope == auth.READ and settings.public_reads:
+        # Public reads are for callers without a token; one that shows a token is who the
+        # token says (the admin is never limited, a key counts against its own limit).
+        if scope == auth.READ and settings.public_reads and not _has_token(credentials):
             limit = settings.public_reads_per_minute
             request.state.rate_limit = _address_limit(request).count(client_address(request), limit)
             return auth.PUBLIC_READER

@@ -279,6 +279,27 @@ async def test_public_reads_are_limited_per_address(database: Database) -> None:
         assert (await second.get("/ladders/club/leaderboard")).status_code == 429
 
 
+async def test_public_reads_never_limit_the_admin_or_a_key_by_address(database: Database) -> None:
+    """With public reads on, the admin token is still never limited (README), and a key
+    counts against its own limit, not the anonymous per-address one."""
+    limits = {"public_reads": True, "public_reads_per_minute": 2, "rate_limit_per_minute": 4}
+    async with _client(database, address="10.0.0.3", **limits) as admin:
+        await make_ladder(admin, "club", "elo")
+        for _ in range(6):
+            read = await admin.get("/ladders/club/leaderboard")
+            assert read.status_code == 200
+            assert "RateLimit-Limit" not in read.headers
+        created = await admin.post("/keys", json={"name": "k", "scopes": ["read"]})
+        reader = {"Authorization": f"Bearer {created.json()['key']}"}
+        for _ in range(4):
+            read = await admin.get("/ladders/club", headers=reader)
+            assert read.status_code == 200
+            assert read.headers["RateLimit-Limit"] == "4"
+        assert (await admin.get("/ladders/club", headers=reader)).status_code == 429
+        wrong = await admin.get("/ladders/club", headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401
+
+
 async def test_a_key_pays_for_a_heavy_read_by_its_cost(database: Database) -> None:
     async with _client(database, rate_limit_per_minute=10) as admin:
         await make_ladder(admin, "club", "elo")
