@@ -1,5 +1,5 @@
-"""Reads over a whole large ladder: what-if, evaluation and the as-of leaderboard, timed
-through ``ratings serve``.
+"""Reads over a whole large ladder: what-if, evaluation, the as-of leaderboard and the
+leaderboard with ranked play's policies, timed through ``ratings serve``.
 
     flock /tmp/bench.lock .venv/bin/python bench/whatif.py [--games 100000] [--players 20000]
         [--databases sqlite,postgresql] [--rounds 2] [--repeats 3] [--against REV]
@@ -9,7 +9,10 @@ once per database and build with the build's ``ratings import``. Each round then
 database, a server of each build in turn (one worker; the order reversed every other round)
 and sends, ``--repeats`` times each, with the admin token: ``POST /ladders/L/whatif`` to
 glicko2 and to elo with K = 24, ``POST /ladders/L/evaluate`` (the ladder's own system),
-``GET /ladders/L/leaderboard?limit=50`` as of the middle of the history and now. Recorded:
+``GET /ladders/L/leaderboard?limit=50`` as of the middle of the history and now, and the
+board of now of a history of the same shape imported into a second ladder with ranked
+play's policies (Zero-K decay, which every player's idle time triggers, three divisions and
+10 placement games; API.md "Ranked play"), so the two boards compare in one run. Recorded:
 each request's wall time at the client, a hash of its answer (every build should answer
 byte for byte the same), and how far the requests raised the server's peak RSS (VmHWM),
 which unlike time does not move with what else the machine runs.
@@ -33,6 +36,17 @@ import history_data as data
 from common import Build, Server
 
 LADDER = "whatif-elo"
+RANKED = "whatif-elo-ranked"
+#: Ranked play's policies, all at work on every player of the (years old) history.
+RANKED_PARAMS = {
+    "decay": {"after_days": 7, "points_per_week": 50, "max_points": 250},
+    "divisions": [
+        {"name": "Bronze"},
+        {"name": "Silver", "min": 1400},
+        {"name": "Gold", "min": 1600},
+    ],
+    "placement_games": 10,
+}
 
 
 def requests(as_of: str) -> dict[str, tuple[str, str, dict[str, Any] | None]]:
@@ -44,6 +58,7 @@ def requests(as_of: str) -> dict[str, tuple[str, str, dict[str, Any] | None]]:
         "evaluate": ("POST", f"/ladders/{LADDER}/evaluate", {}),
         "as-of board": ("GET", f"{board}&as_of={as_of}", None),
         "board": ("GET", board, None),
+        "ranked board": ("GET", f"/ladders/{RANKED}/leaderboard?limit=50", None),
     }
 
 
@@ -116,6 +131,16 @@ def markdown(report: dict[str, Any]) -> str:
                     f"{common.spread([r['seconds'] for r in mine])} | {ratio} | "
                     f"{'yes' if len(answers) == 1 else 'no'} |"
                 )
+    lines += ["", "| database | build | ranked board ÷ board, by round |", "|---|---|---|"]
+    for database in cfg["databases"].split(","):
+        for build in builds:
+            rounds = sorted({r["round"] for r in rows if key(r)[::2] == (database, build)})
+            ratios = [
+                best(rows, database, "ranked board", build, n)
+                / best(rows, database, "board", build, n)
+                for n in rounds
+            ]
+            lines.append(f"| {database} | {build} | {', '.join(f'{v:.2f}' for v in ratios)} |")
     lines += ["", "| database | build | peak RSS growth MB |", "|---|---|---:|"]
     for database in cfg["databases"].split(","):
         for build in builds:
@@ -153,14 +178,16 @@ def main() -> int:
     common.add_against(parser)
     args = parser.parse_args()
     ds = data.Dataset(LADDER, "elo", {}, args.games, 2, args.players, 21)
+    ranked = data.Dataset(RANKED, "elo", RANKED_PARAMS, args.games, 2, args.players, 21)
     as_of = (data.EPOCH + (args.games // 2) * data.GAME_SPACING).isoformat().replace("+00:00", "Z")
     databases = args.databases.split(",")
     with common.builds(args.against) as built, tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         report = common.new_report("reads", args, built)
         report["imports"], report["runs"] = {}, []
-        path = work / "ladder.jsonl"
+        path, ranked_path = work / "ladder.jsonl", work / "ranked.jsonl"
         data.generate(ds, path)
+        data.generate(ranked, ranked_path)
         urls: dict[tuple[str, str], str] = {}
         try:
             for database in databases:
@@ -169,6 +196,7 @@ def main() -> int:
                     urls[database, build.label] = url
                     seconds = common.import_history(build, url, path, LADDER)
                     report["imports"][f"{database}/{build.label}"] = seconds
+                    common.import_history(build, url, ranked_path, RANKED)
                     print(f"{database}/{build.label}: imported in {seconds:.1f} s", flush=True)
             for round_ in range(args.rounds):
                 for database in databases:
