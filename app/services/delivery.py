@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 from standardwebhooks.webhooks import Webhook as Signer
 
 from app.core.database import Database
+from app.core.errors import Unavailable
 from app.core.settings import Settings
 from app.models import Webhook, WebhookDelivery
 from app.repositories.feed import FeedRepository
@@ -274,7 +275,9 @@ class Dispatcher:
             while True:
                 try:
                     await self.step()
-                except Exception:  # a database outage, say: the next step tries again
+                except Unavailable as exc:  # a database outage: expected, the next step retries
+                    log.warning("feed delivery waits for the database", extra={"error": str(exc)})
+                except Exception:  # anything else is a bug worth its traceback; go on all the same
                     log.exception("feed delivery step failed")
                 await asyncio.sleep(self.settings.delivery_poll_seconds)
         finally:
