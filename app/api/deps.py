@@ -55,7 +55,7 @@ def _caller(
     settings: Settings, credentials: HTTPAuthorizationCredentials | None, scope: str
 ) -> auth.Caller:
     """Who the request says it is (401 when it says nothing usable)."""
-    if not _has_token(credentials):
+    if credentials is None or not _has_token(credentials):
         raise Unauthorized("this request needs a bearer token")
     secret = auth.hashing_secret(settings.admin_token, settings.key_secret)
     per_minute = settings.rate_limit_per_minute
