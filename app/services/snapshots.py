@@ -136,9 +136,7 @@ def as_of(session: Session, ladder: Ladder, runtime: Runtime, at: datetime) -> l
 def current(session: Session, ladder: Ladder, runtime: Runtime) -> list[Entry]:
     """Every rating of the ladder as stored now (states decoded)."""
     entries = []
-    for row in RatingRepository(session).all_of_ladder(ladder.id):
-        if row.last_change_id is None:  # a row with no result yet: not rated
-            continue
+    for row in RatingRepository(session).rated_of_ladder(ladder.id):
         state = decode_state(row.state)
         entries.append(
             Entry(
