@@ -222,7 +222,8 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
             console.print(f"[red]error:[/red] cannot read {path}: {exc}")
             return 2
         try:
-            items, errors = bulk.to_items(database, ladder_id, parsed)
+            tolerance = get_settings().future_tolerance_seconds
+            items, errors = bulk.to_items(database, ladder_id, parsed, tolerance)
         except DomainError as exc:
             console.print(f"[red]error:[/red] {exc.detail}")
             return 2

@@ -18,6 +18,7 @@ from app.api.deps import (
     ResultsWriteContext,
     ResultsWriter,
     check_sizes,
+    check_times,
 )
 from app.api.query import Limit, Offset, QueryTime, utc
 from app.core.errors import Invalid
@@ -104,6 +105,7 @@ async def create_game(
     note(ladder=body.ladder)
     settings, db, caller = context.settings, context.db, context.caller
     check_sizes(settings, players=body.player_count)
+    check_times(settings, (("played_at",), body.played_at))
     if dry_run or settings.write_group_max == 0:
         submit = functools.partial(service.submit_game, db, body, caller=caller, dry_run=dry_run)
         result = await anyio.to_thread.run_sync(submit)
@@ -132,6 +134,9 @@ def create_games_batch(
     check_sizes(settings, games=len(body.games))
     for game in body.games:
         check_sizes(settings, players=game.player_count)
+    check_times(
+        settings, *((("games", i, "played_at"), g.played_at) for i, g in enumerate(body.games))
+    )
     return batch.submit_games(db, body, caller)
 
 
@@ -192,6 +197,7 @@ def correct_game(
     """Correct a stored game; every later rating is recomputed."""
     note(ladder=ladder)
     check_sizes(settings, players=body.player_count)
+    check_times(settings, (("played_at",), body.played_at))
     _same_ids(body.ladder, body.id, ladder, game_id)
     out = service.correct_game(db, ladder, game_id, body, caller)
     assert isinstance(out, GameOut)
@@ -229,6 +235,7 @@ def create_tournament(
     """Record a tournament's final standings (DPTR, C-Diplo, WPE, DAANZ ladders)."""
     note(ladder=body.ladder)
     check_sizes(settings, standings=len(body.standings))
+    check_times(settings, (("held_on",), body.held_on))
     result = service.submit_tournament(db, body, caller=caller, dry_run=dry_run)
     response.status_code = result.status
     assert isinstance(result.body, TournamentOut)
@@ -288,6 +295,7 @@ def correct_tournament(
     """Correct a stored tournament's standings; every later rating is recomputed."""
     note(ladder=ladder)
     check_sizes(settings, standings=len(body.standings))
+    check_times(settings, (("held_on",), body.held_on))
     _same_ids(body.ladder, body.id, ladder, tournament_id)
     out = service.correct_tournament(db, ladder, tournament_id, body, caller)
     assert isinstance(out, TournamentOut)
