@@ -13,6 +13,7 @@ from app.schemas.common import (
     MAX_TEXT_LENGTH,
     MAX_TITLE_LENGTH,
     Identifier,
+    IsoDate,
     PartModel,
     RequestModel,
     ResponseModel,
@@ -232,7 +233,7 @@ class StandingIn(PartModel):
 
 class TournamentBody(RequestModel):
     name: str | None = Field(default=None, max_length=MAX_TITLE_LENGTH)
-    held_on: date
+    held_on: IsoDate
     rounds: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     world_championship: bool = False
     #: Which classes exist is the ladder's system's business (WPE: its ``influence``
