@@ -121,8 +121,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             allow_origins=origins,
             allow_credentials=False,
             allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
-            expose_headers=["X-Request-ID", "Retry-After"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID", "If-Match"],
+            expose_headers=["X-Request-ID", "Retry-After", "ETag"],
             max_age=600,
         )
     app.add_middleware(
@@ -163,6 +163,7 @@ PROBLEM_STATUSES = {
     "429": "Rate limit reached; see Retry-After",
     "503": "Database unavailable; see Retry-After",
 }
+PRECONDITION_FAILED = "If-Match names another version: the result changed since it was read"
 OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
@@ -184,5 +185,10 @@ def _openapi_with_problems(app: FastAPI) -> dict[str, Any]:
             statuses = {"503"} if path in OPEN_PATHS else PROBLEM_STATUSES.keys()
             for status in statuses:
                 responses[status] = {"description": PROBLEM_STATUSES[status], "content": problem}
+            headers = {
+                p["name"].lower() for p in operation.get("parameters", ()) if p["in"] == "header"
+            }
+            if "if-match" in headers:
+                responses["412"] = {"description": PRECONDITION_FAILED, "content": problem}
     app.openapi_schema = document
     return document

@@ -212,6 +212,12 @@ class GameOut(ResponseModel):
     ladder: str
     id: str
     seq: int
+    #: 1 when stored, one more at each correction and void; the ETag names it.
+    version: int = Field(
+        default=1,
+        description="The stored result's version: 1, then one more at each correction (PUT) "
+        "and void (DELETE). Its ETag header names it; PUT and DELETE honour If-Match.",
+    )
     played_at: datetime
     rated: bool
     #: The Kinzett tournament the game belongs to (its standings: GET .../standings).
@@ -260,6 +266,12 @@ class TournamentOut(ResponseModel):
     ladder: str
     id: str
     seq: int
+    #: 1 when stored, one more at each correction and void; the ETag names it.
+    version: int = Field(
+        default=1,
+        description="The stored result's version: 1, then one more at each correction (PUT) "
+        "and void (DELETE). Its ETag header names it; PUT and DELETE honour If-Match.",
+    )
     held_on: date
     name: str | None
     voided: bool = False
