@@ -70,6 +70,31 @@ def migrate(url: str | None = None) -> None:
     command.upgrade(config, "head")
 
 
+def _migrated(url: str) -> str | None:
+    """Migrate; None, or when the database cannot be reached the one line that says where
+    and why (a traceback of a refused connection tells an operator nothing more)."""
+    from app.core.database import unreachable
+
+    try:
+        migrate(url)
+    except Exception as exc:
+        problem = unreachable(url, exc)
+        if problem is None:
+            raise
+        return problem
+    return None
+
+
+def migrate_command() -> int:
+    """``ratings migrate``: 0, or 1 with one ``error:`` line when the database cannot be
+    reached."""
+    problem = _migrated(get_settings().database_url)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def ensure_admin_token(settings: Settings, terminal: Path = TERMINAL) -> str:
     """The configured admin token, or one generated once and kept for the next start."""
     if settings.admin_token:
@@ -108,11 +133,16 @@ def serve() -> None:
     from granian.log import LogLevels
     from granian.server import Server
 
+    from app.core.database import where
     from app.core.logging import configure_logging
 
     settings = get_settings()
-    migrate(settings.database_url)
     configure_logging(settings.log_level)  # this command's own lines, as the app's
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # its setup chatter, at INFO
+    if (problem := _migrated(settings.database_url)) is not None:
+        # One JSON line, as every line of the service's stream; a supervisor restarts it.
+        log.error(problem, extra={"database": where(settings.database_url)})
+        sys.exit(1)
     # Generated once into the token file, which the workers' settings read: the token is
     # never put in the environment, where child processes and /proc/PID/environ show it.
     ensure_admin_token(settings)
@@ -539,7 +569,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "serve":
         serve()
     elif args.command == "migrate":
-        migrate()
+        sys.exit(migrate_command())
     elif args.command == "openapi":
         write_openapi(args.output)
     else:

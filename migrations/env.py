@@ -6,8 +6,9 @@ from typing import Any
 
 from alembic import context
 from sqlalchemy import create_engine, event, pool
+from sqlalchemy.engine import make_url
 
-from app.core.database import sqlite_page_size
+from app.core.database import postgres_connect_args, sqlite_page_size
 from app.core.settings import get_settings
 from app.models import Base
 
@@ -33,7 +34,9 @@ def run_migrations_online() -> None:
         with context.begin_transaction():
             context.run_migrations()
         return
-    engine = create_engine(database_url(), poolclass=pool.NullPool)
+    url = make_url(database_url())
+    extra = postgres_connect_args(url) if url.get_backend_name() == "postgresql" else {}
+    engine = create_engine(url, poolclass=pool.NullPool, connect_args=extra)
     if engine.dialect.name == "sqlite":
         # The migrations usually create the file: it gets the service's page size.
         @event.listens_for(engine, "connect")
