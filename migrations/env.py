@@ -27,10 +27,22 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+def record_applied(*, ctx: Any, step: Any, heads: Any, run_args: Any) -> None:
+    """Each revision applied, with its title, for ``ratings migrate`` to report (the caller
+    passes a list in ``config.attributes["applied"]``)."""
+    applied = config.attributes.get("applied")
+    if applied is not None and step.is_upgrade and step.up_revision is not None:
+        applied.append((step.up_revision.revision, step.up_revision.doc))
+
+
 def run_migrations_online() -> None:
     connectable = config.attributes.get("connection")
     if connectable is not None:
-        context.configure(connection=connectable, target_metadata=target_metadata)
+        context.configure(
+            connection=connectable,
+            target_metadata=target_metadata,
+            on_version_apply=record_applied,
+        )
         with context.begin_transaction():
             context.run_migrations()
         return
@@ -48,6 +60,7 @@ def run_migrations_online() -> None:
             connection=connection,
             target_metadata=target_metadata,
             render_as_batch=connection.dialect.name == "sqlite",
+            on_version_apply=record_applied,
         )
         with context.begin_transaction():
             context.run_migrations()

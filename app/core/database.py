@@ -140,6 +140,10 @@ def unreachable(url: str | URL, exc: BaseException) -> str | None:
     means that (a failed connection, not a failed statement); None otherwise."""
     if not _is_unavailable(exc):
         return None
+    if isinstance(getattr(exc, "orig", None), sqlite3.OperationalError) and (
+        "unable to open" not in str(exc)
+    ):
+        return None  # a statement refused by a file that opened ("table ... exists")
     reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
     return f"cannot reach {where(url)}: {reason}"
 

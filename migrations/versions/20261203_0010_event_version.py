@@ -1,5 +1,7 @@
-"""events carry a version: 1 when stored, one more at each correction (PUT) and void (DELETE),
-shown as the result's ETag so that PUT and DELETE can honour If-Match
+"""events carry a version, their ETag: 1 when stored, one more at each correction and void
+
+PUT and DELETE compare it with If-Match, so that two administrators' corrections of one result
+cannot silently overwrite each other.
 
 A column with a constant default: existing rows read version 1, and old code that never sets it
 keeps working (PostgreSQL adds it without rewriting the table). Safe to run while the old code
