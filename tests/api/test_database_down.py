@@ -94,3 +94,12 @@ async def test_readyz_answers_503_while_the_database_does_not_answer() -> None:
             assert ladders.headers["content-type"] == "application/problem+json"
     finally:
         database.dispose()
+
+
+def test_migrate_with_a_sqlite_file_it_cannot_create_says_so_in_one_line() -> None:
+    done = _ratings("migrate", "sqlite:////proc/no-such-dir/ratings.db")
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "error: cannot create the SQLite database /proc/no-such-dir/ratings.db: "
+        "No such file or directory (/proc/no-such-dir)"
+    ]
