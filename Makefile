@@ -2,35 +2,48 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two installs: what serving needs (make run, make venv), and on top of it the tools of
+# make test (pytest, mypy, ruff, playwright, the reference packages). Each has its stamp, so
+# make run never installs the test toolchain.
+RUNTIME := $(VENV)/.installed-runtime
+DEV := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck unit openapi image-test clean
+.PHONY: run venv test lint typecheck unit openapi image-test clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(RUNTIME): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $(RUNTIME)
+
+$(DEV): pyproject.toml $(RUNTIME)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
+	@touch $(DEV)
 
 ## Serve on SQLite (./data/ratings.db) or RATINGS_DATABASE_URL; migrates first.
-run: $(STAMP)
+run: $(RUNTIME)
 	$(BIN)/ratings serve
+
+## The runtime install only (a server's virtual environment; docs/deploy.md "systemd").
+venv: $(RUNTIME)
 
 ## Lint, type-check and run the whole suite (PostgreSQL too when RATINGS_TEST_POSTGRES_URL is set).
 test: lint typecheck unit
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: $(STAMP)
+typecheck: $(DEV)
 	$(BIN)/mypy app
 
-unit: $(STAMP)
+unit: $(DEV)
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
-openapi: $(STAMP)
+openapi: $(RUNTIME)
 	$(BIN)/ratings openapi --output openapi/openapi.json
 
 ## Build the Dockerfile with podman and check the image on PostgreSQL at 127.0.0.1:5432.

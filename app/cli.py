@@ -10,6 +10,7 @@ import secrets
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -53,10 +54,28 @@ GRANIAN_LOGGING: dict[str, Any] = {
 log = logging.getLogger("ratings.cli")
 
 
-def migrate(url: str | None = None) -> None:
+@dataclass(frozen=True, slots=True)
+class Migrated:
+    """What a migration did: the revisions applied (id, title), oldest first, and the
+    revision the database is at now."""
+
+    applied: list[tuple[str, str]]
+    head: str | None
+
+    def lines(self) -> list[str]:
+        done = [
+            f"applied {revision}: {' '.join(title.split())}" for revision, title in self.applied
+        ]
+        if not self.applied:
+            return [f"the database is already at the newest schema ({self.head}); nothing to do"]
+        return [*done, f"the database is at the newest schema ({self.head})"]
+
+
+def migrate(url: str | None = None) -> Migrated:
     """Bring the database to the newest schema (``alembic upgrade head``)."""
     from alembic import command
     from alembic.config import Config
+    from alembic.script import ScriptDirectory
     from sqlalchemy.engine import make_url
 
     url = url or get_settings().database_url
@@ -64,10 +83,40 @@ def migrate(url: str | None = None) -> None:
     config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
     # Passed as an attribute: URLs may hold "%", which the ini parser would interpolate.
     config.attributes["database_url"] = url
+    applied: list[tuple[str, str]] = []
+    config.attributes["applied"] = applied  # filled in by migrations/env.py
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
     command.upgrade(config, "head")
+    return Migrated(applied, ScriptDirectory.from_config(config).get_current_head())
+
+
+def _migrated(url: str) -> Migrated | str:
+    """Migrate: what it did, or when the database cannot be reached the one line that says
+    where and why (a traceback of a refused connection tells an operator nothing more)."""
+    from app.core.database import unreachable, where
+
+    try:
+        return migrate(url)
+    except OSError as exc:  # a SQLite file's directory that cannot be created
+        return f"cannot create {where(url)}: {exc.strerror} ({exc.filename})"
+    except Exception as exc:
+        problem = unreachable(url, exc)
+        if problem is None:
+            raise
+        return problem
+
+
+def migrate_command() -> int:
+    """``ratings migrate``: what it applied on stdout and 0, or 1 with one ``error:`` line
+    when the database cannot be reached."""
+    migrated = _migrated(get_settings().database_url)
+    if isinstance(migrated, str):
+        print(f"error: {migrated}", file=sys.stderr)
+        return 1
+    print("\n".join(migrated.lines()))
+    return 0
 
 
 def ensure_admin_token(settings: Settings, terminal: Path = TERMINAL) -> str:
@@ -108,11 +157,19 @@ def serve() -> None:
     from granian.log import LogLevels
     from granian.server import Server
 
+    from app.core.database import where
     from app.core.logging import configure_logging
 
     settings = get_settings()
-    migrate(settings.database_url)
     configure_logging(settings.log_level)  # this command's own lines, as the app's
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # its setup chatter, at INFO
+    migrated = _migrated(settings.database_url)
+    if isinstance(migrated, str):
+        # One JSON line, as every line of the service's stream; a supervisor restarts it.
+        log.error(migrated, extra={"database": where(settings.database_url)})
+        sys.exit(1)
+    for line in migrated.lines():
+        log.info(line, extra={"database": where(settings.database_url)})
     # Generated once into the token file, which the workers' settings read: the token is
     # never put in the environment, where child processes and /proc/PID/environ show it.
     ensure_admin_token(settings)
@@ -122,6 +179,13 @@ def serve() -> None:
     # Each worker a fresh interpreter: forked ones would keep the modules this process has
     # imported (settings, models, migrations), old code after a SIGHUP.
     multiprocessing.set_start_method("spawn", force=True)
+    address = listening_address(settings.host, settings.port)
+    log.info(
+        "serving %s with %d worker(s)",
+        address,
+        settings.workers,
+        extra={"address": address, "workers": settings.workers},
+    )
     Server(
         APP,
         address=settings.host,
@@ -139,6 +203,11 @@ def serve() -> None:
         log_level=LogLevels(settings.log_level.lower()),
         log_dictconfig=GRANIAN_LOGGING,
     ).serve()
+
+
+def listening_address(host: str, port: int) -> str:
+    """The URL the service answers at (an IPv6 address in brackets)."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def served_app() -> Any:
@@ -222,7 +291,8 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
             console.print(f"[red]error:[/red] cannot read {path}: {exc}")
             return 2
         try:
-            items, errors = bulk.to_items(database, ladder_id, parsed)
+            tolerance = get_settings().future_tolerance_seconds
+            items, errors = bulk.to_items(database, ladder_id, parsed, tolerance)
         except DomainError as exc:
             console.print(f"[red]error:[/red] {exc.detail}")
             return 2
@@ -538,7 +608,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "serve":
         serve()
     elif args.command == "migrate":
-        migrate()
+        sys.exit(migrate_command())
     elif args.command == "openapi":
         write_openapi(args.output)
     else:

@@ -35,11 +35,32 @@ from app.core.logging import configure_logging
 from app.core.settings import Settings, get_settings
 from app.schemas.common import Problem
 from app.services.delivery import Dispatcher
+from app.services.ladders import list_systems
 
-DESCRIPTION = (
-    "Ratings for competitive game communities: Elo, Fundox, NAF, Glicko-1/2 and the "
-    "Diplomacy hobby systems, with full history and recomputation."
-)
+#: The API's version (``info.version``); docs/api.md "Versions and compatibility" says what
+#: a change of each part means.
+API_VERSION = "0.1.0"
+
+
+def api_description() -> str:
+    """The OpenAPI description: what the service is, every system of the registry (so it
+    cannot fall behind it), and the compatibility policy in brief."""
+    systems = list_systems()
+
+    def listed(kind: str) -> str:
+        return "\n".join(f"- `{s.id}`: {s.title}" for s in systems if s.kind == kind)
+
+    return (
+        "Ratings for competitive game communities, with the full history of results kept: a "
+        "corrected, voided or late result recomputes what it can change.\n\n"
+        f"Systems rating games (`POST /games`):\n\n{listed('game')}\n\n"
+        f"Systems rating tournaments (`POST /tournaments`):\n\n{listed('tournament')}\n\n"
+        f"API version {API_VERSION}. Paths, methods, field names and types, status codes and "
+        "the problem+json error format change only with a new major version; new endpoints, "
+        "optional request fields, response fields, headers, systems and parameters may be "
+        "added at any time, so clients must ignore what they do not know. The whole policy: "
+        'docs/reference/contract.md, "Versions and compatibility".'
+    )
 
 
 #: Allocations between young-generation collections. The default (700) runs the collector
@@ -100,8 +121,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     configure_logging(settings.log_level)
     app = FastAPI(
         title="Ratings",
-        version="0.1.0",
-        description=DESCRIPTION,
+        version=API_VERSION,
+        description=api_description(),
         lifespan=lifespan,
         # FastAPI's pages load their scripts from a CDN: app/api/routes/docs.py serves its own.
         docs_url=None,
@@ -121,8 +142,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             allow_origins=origins,
             allow_credentials=False,
             allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
-            expose_headers=["X-Request-ID", "Retry-After"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID", "If-Match"],
+            expose_headers=["X-Request-ID", "Retry-After", "ETag"],
             max_age=600,
         )
     app.add_middleware(
@@ -163,6 +184,7 @@ PROBLEM_STATUSES = {
     "429": "Rate limit reached; see Retry-After",
     "503": "Database unavailable; see Retry-After",
 }
+PRECONDITION_FAILED = "If-Match names another version: the result changed since it was read"
 OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
@@ -184,5 +206,10 @@ def _openapi_with_problems(app: FastAPI) -> dict[str, Any]:
             statuses = {"503"} if path in OPEN_PATHS else PROBLEM_STATUSES.keys()
             for status in statuses:
                 responses[status] = {"description": PROBLEM_STATUSES[status], "content": problem}
+            headers = {
+                p["name"].lower() for p in operation.get("parameters", ()) if p["in"] == "header"
+            }
+            if "if-match" in headers:
+                responses["412"] = {"description": PRECONDITION_FAILED, "content": problem}
     app.openapi_schema = document
     return document

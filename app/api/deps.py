@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Annotated, TypeVar
 
 import anyio.to_thread
@@ -18,6 +19,7 @@ from app.services import auth
 from app.services.auth import Principal
 from app.services.group_commit import GroupCommitter
 from app.services.heavy import Abandoned, Cancel
+from app.services.runtime import refuse_future
 
 T = TypeVar("T")
 #: The address counted when the server does not know the client's (no socket peer).
@@ -259,3 +261,10 @@ def check_sizes(
     for field, count, limit in limits:
         if count is not None and count > limit:
             raise Invalid.at((field,), f"at most {limit} {field} per request, got {count}")
+
+
+def check_times(
+    settings: Settings, *times: tuple[tuple[str | int, ...], datetime | date | None]
+) -> None:
+    """Results' times not in the future (422 naming each field and the server's time)."""
+    refuse_future(times, settings.future_tolerance_seconds)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -55,6 +56,32 @@ def _json_error(document: object, error: dict[str, Any]) -> str:
     return f"invalid JSON at line {line} column {column}: {reason}"
 
 
+#: Characters of a refused value an error repeats.
+MAX_ECHO = 60
+
+
+def _sent(value: object) -> str:
+    """A value received, as an error names it: its JSON type, and a scalar's text
+    (shortened)."""
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    name = (
+        "the string"
+        if isinstance(value, str)
+        else "the boolean"
+        if isinstance(value, bool)
+        else "the number"
+    )
+    text = json.dumps(value, default=str)
+    if len(text) > MAX_ECHO:
+        text = text[: MAX_ECHO - 4] + '..."'
+    return f"{name} {text}"
+
+
 def _validation_errors(request: Request, exc: RequestValidationError) -> list[dict[str, Any]]:
     """Each error with the field's path and a rule a person can act on."""
     errors = []
@@ -71,6 +98,9 @@ def _validation_errors(request: Request, exc: RequestValidationError) -> list[di
             message = NOT_JSON.format(given=given)
         else:
             message = str(error.get("msg", "invalid")).removeprefix(VALUE_ERROR_PREFIX)
+            if str(error["type"]).endswith("_type") and "input" in error:
+                # A wrong JSON type (strict bodies): say what was sent, "1" is not 1.
+                message += f", got {_sent(error['input'])}"
             ctx = error.get("ctx") or {}
             if "loc" in ctx:
                 # A check of the whole body names the part it refused (app/schemas/common.py).

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
@@ -107,6 +107,47 @@ def _is_retryable(exc: BaseException) -> bool:
     return False
 
 
+#: Seconds a PostgreSQL connection attempt may take (libpq's connect_timeout) unless the URL
+#: sets its own: without it, a host that drops packets holds a request, /readyz or
+#: ``ratings migrate`` for the system's TCP timeout (minutes).
+CONNECT_TIMEOUT_SECONDS = 10
+
+
+def postgres_connect_args(url: URL) -> dict[str, Any]:
+    """What a PostgreSQL engine connects with: a bounded connection attempt."""
+    if "connect_timeout" in url.query:
+        return {}
+    return {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+
+
+#: The port a URL without one connects to, by backend.
+DEFAULT_PORTS: dict[str, int | str] = {"postgresql": 5432}
+
+
+def where(url: str | URL) -> str:
+    """Where a URL points, as an operator reads it: host and port, or the SQLite file; never
+    the password."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return f"the SQLite database {parsed.database or ':memory:'}"
+    port = parsed.port or DEFAULT_PORTS.get(backend, "?")
+    return f"{backend} at {parsed.host or 'localhost'}:{port} (database {parsed.database!r})"
+
+
+def unreachable(url: str | URL, exc: BaseException) -> str | None:
+    """One line saying that the database at ``url`` cannot be reached and why, when ``exc``
+    means that (a failed connection, not a failed statement); None otherwise."""
+    if not _is_unavailable(exc):
+        return None
+    if isinstance(getattr(exc, "orig", None), sqlite3.OperationalError) and (
+        "unable to open" not in str(exc)
+    ):
+        return None  # a statement refused by a file that opened ("table ... exists")
+    reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
+    return f"cannot reach {where(url)}: {reason}"
+
+
 def _is_unavailable(exc: BaseException) -> bool:
     """The database cannot be reached (as opposed to a statement failing)."""
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
@@ -158,6 +199,7 @@ class Database:
                 # checkout would cost a round trip per transaction.
                 pool_pre_ping=False,
                 pool_recycle=1800,
+                connect_args=postgres_connect_args(self.url),
             )
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 

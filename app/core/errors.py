@@ -61,6 +61,13 @@ class Invalid(DomainError):
         return cls(f"{'.'.join(str(p) for p in loc)}: {msg}", errors=[FieldError(loc, msg)])
 
 
+class PreconditionFailed(DomainError):
+    """An If-Match that no longer matches the stored version (412): nothing was changed."""
+
+    status = 412
+    title = "Precondition failed"
+
+
 class Unauthorized(DomainError):
     status = 401
     title = "Unauthorized"

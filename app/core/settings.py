@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     #: Most games one transaction records together when POST /games requests arrive at the
     #: same time (group commit); 0 records each in its own transaction.
     write_group_max: int = Field(default=64, ge=0, le=1_000)
+    #: Seconds a result's time (played_at, an adjustment's at) may lie ahead of the server's
+    #: clock: a client's clock runs a little ahead. Later ones are refused (422).
+    future_tolerance_seconds: float = Field(default=300.0, ge=0, le=86_400)
     #: Origins allowed by CORS (comma-separated), e.g. "https://lobby.example.org".
     cors_origins: str = ""
     #: Webhook hosts allowed although they are loopback, private or link-local addresses

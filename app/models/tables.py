@@ -81,6 +81,9 @@ class Event(Base):
     #: Ladder-wide state after this event (only for ladder-scoped systems such as NADF).
     ladder_state_after: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: 1 when stored, one more at each correction and void: the result's ETag, which PUT and
+    #: DELETE compare with If-Match so that two admins' corrections cannot silently overwrite.
+    version: Mapped[int] = mapped_column(Integer, server_default=text("1"))
 
 
 class Change(Base):

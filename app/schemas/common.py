@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Any
 
 from pydantic import (
@@ -13,6 +14,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    Strict,
     StringConstraints,
     model_validator,
 )
@@ -39,7 +41,10 @@ MAX_TEXT_LENGTH = 500
 
 def _require_utc(value: datetime) -> datetime:
     if value.tzinfo is None:
-        raise ValueError("must carry a timezone (RFC 3339, e.g. 2026-11-29T10:00:00Z)")
+        raise ValueError(
+            "must carry a timezone (RFC 3339, e.g. 2026-11-29T10:00:00Z), "
+            f"got {value.isoformat()!r}"
+        )
     return in_utc(value)
 
 
@@ -58,18 +63,62 @@ RFC3339_DATE_TIME = re.compile(
 )
 
 
+#: A time whose "+" became a space: what a query string's "+01:00" decodes to.
+_PLUS_DECODED = re.compile(r".*\d{2}:\d{2}(\.\d+)? \d{2}:\d{2}")
+PLUS_HINT = " — a '+' in a query string must be sent as %2B"
+
+
+def received(value: Any) -> str:
+    """How an error names the value it was given: JSON text, shortened."""
+    text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def rfc3339_text(value: Any) -> Any:
     """Text times in RFC 3339 only: pydantic would also take a number (or its text) as
-    seconds since 1970, which API.md does not allow. Times built in Python pass as they are."""
+    seconds since 1970, which API.md does not allow. Times built in Python pass as they are.
+    The refusal echoes what was received."""
     if isinstance(value, datetime):
         return value
     if not isinstance(value, str) or RFC3339_DATE_TIME.fullmatch(value) is None:
-        raise ValueError("must be an RFC 3339 time, e.g. 2026-11-29T10:00:00Z")
+        raise ValueError(
+            f"must be an RFC 3339 time, e.g. 2026-11-29T10:00:00Z, got {received(value)}"
+        )
     return value
 
 
-#: An RFC 3339 timestamp with an explicit offset, normalised to UTC.
-UtcDateTime = Annotated[datetime, BeforeValidator(rfc3339_text), AfterValidator(_require_utc)]
+def query_time_text(value: Any) -> Any:
+    """:func:`rfc3339_text` for a query parameter, where a "+" sent unescaped arrives as a
+    space: the refusal says so."""
+    try:
+        return rfc3339_text(value)
+    except ValueError as exc:
+        hint = PLUS_HINT if isinstance(value, str) and _PLUS_DECODED.fullmatch(value) else ""
+        raise ValueError(f"{exc}{hint}") from None
+
+
+#: An RFC 3339 timestamp with an explicit offset, normalised to UTC. JSON has no time type,
+#: so it is text even in strict bodies (``Strict(False)``: pydantic's strict mode refuses
+#: text for a datetime in Python mode, which is how FastAPI validates bodies);
+#: ``rfc3339_text`` still refuses everything but RFC 3339 text.
+UtcDateTime = Annotated[
+    datetime, Strict(False), BeforeValidator(rfc3339_text), AfterValidator(_require_utc)
+]
+
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def iso_date_text(value: Any) -> Any:
+    """Dates as ISO text only (``2012-08-04``), not pydantic's numbers of seconds."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    if not isinstance(value, str) or ISO_DATE.fullmatch(value) is None:
+        raise ValueError(f"must be an ISO date, e.g. 2012-08-04, got {received(value)}")
+    return value
+
+
+#: An ISO date in a strict body (text, as for :data:`UtcDateTime`).
+IsoDate = Annotated[date, Strict(False), BeforeValidator(iso_date_text)]
 
 
 def _unstorable(loc: tuple[str | int, ...], rule: str) -> PydanticCustomError:
@@ -119,9 +168,12 @@ def _surely_storable(value: Any) -> bool:
 
 
 class RequestModel(BaseModel):
-    """Request bodies: unknown fields are rejected, NaN and infinities too (API.md)."""
+    """Request bodies: unknown fields are rejected, NaN and infinities too, and types are
+    strict: ``"rank": "1"`` is a 422, never read as 1 (API.md "Conventions")."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, str_strip_whitespace=False)
+    model_config = ConfigDict(
+        extra="forbid", allow_inf_nan=False, str_strip_whitespace=False, strict=True
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -13,6 +13,7 @@ from app.schemas.common import (
     MAX_TEXT_LENGTH,
     MAX_TITLE_LENGTH,
     Identifier,
+    IsoDate,
     PartModel,
     RequestModel,
     ResponseModel,
@@ -211,6 +212,12 @@ class GameOut(ResponseModel):
     ladder: str
     id: str
     seq: int
+    #: 1 when stored, one more at each correction and void; the ETag names it.
+    version: int = Field(
+        default=1,
+        description="The stored result's version: 1, then one more at each correction (PUT) "
+        "and void (DELETE). Its ETag header names it; PUT and DELETE honour If-Match.",
+    )
     played_at: datetime
     rated: bool
     #: The Kinzett tournament the game belongs to (its standings: GET .../standings).
@@ -232,7 +239,7 @@ class StandingIn(PartModel):
 
 class TournamentBody(RequestModel):
     name: str | None = Field(default=None, max_length=MAX_TITLE_LENGTH)
-    held_on: date
+    held_on: IsoDate
     rounds: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     world_championship: bool = False
     #: Which classes exist is the ladder's system's business (WPE: its ``influence``
@@ -259,6 +266,12 @@ class TournamentOut(ResponseModel):
     ladder: str
     id: str
     seq: int
+    #: 1 when stored, one more at each correction and void; the ETag names it.
+    version: int = Field(
+        default=1,
+        description="The stored result's version: 1, then one more at each correction (PUT) "
+        "and void (DELETE). Its ETag header names it; PUT and DELETE honour If-Match.",
+    )
     held_on: date
     name: str | None
     voided: bool = False

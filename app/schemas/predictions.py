@@ -1,10 +1,8 @@
 from __future__ import annotations
 
-from datetime import date
-
 from pydantic import Field, field_validator, model_validator
 
-from app.schemas.common import Identifier, PartModel, RequestModel, ResponseModel
+from app.schemas.common import Identifier, IsoDate, PartModel, RequestModel, ResponseModel
 from app.schemas.events import (
     CLASS_MAX_LENGTH,
     FACTION_MAX_LENGTH,
@@ -54,7 +52,7 @@ class PredictionIn(RequestModel):
     event_class: str | None = Field(
         default=None, alias="class", min_length=1, max_length=CLASS_MAX_LENGTH
     )
-    held_on: date | None = None
+    held_on: IsoDate | None = None
     placements: list[int] | None = Field(default=None, min_length=1, max_length=MAX_PLACEMENTS)
 
     @model_validator(mode="after")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, TextIO
 
 from pydantic import ValidationError
@@ -33,6 +33,7 @@ from app.services import batch
 from app.services.conversion import (
     ADJUSTMENT,
     GAME,
+    TOURNAMENT,
     adjustment_body,
     adjustment_to_engine,
 )
@@ -40,7 +41,15 @@ from app.services.events import new_game_event, new_tournament_event
 from app.services.history import EVENT_PAGE, NewEvent
 from app.services.import_files import ADJUSTMENT_KEY, HEADER, PROFILE_KEY, LineError, Parsed
 from app.services.ladders import create_ladder
-from app.services.runtime import Runtime, body_hash, configure, now, require_ladder, runtime_for
+from app.services.runtime import (
+    Runtime,
+    body_hash,
+    configure,
+    future_refusal,
+    now,
+    require_ladder,
+    runtime_for,
+)
 
 #: Events per import transaction: large enough to amortise (each chunk rewrites the rating
 #: row of every player it touches: with 5,000 a 10,000-player ladder rewrote 6,000 rows per
@@ -70,15 +79,16 @@ def _message(exc: ValidationError) -> str:
 
 
 def to_items(
-    db: Database, ladder_id: str, parsed: Parsed
+    db: Database, ladder_id: str, parsed: Parsed, future_tolerance: float
 ) -> tuple[list[tuple[int, NewEvent]], list[LineError]]:
-    """Validate every line (shape, then the system's rules); items in file order."""
+    """Validate every line (shape, times not in the future, then the system's rules); items
+    in file order. ``future_tolerance``: seconds a time may lie ahead of the clock."""
     with collector_paused():
-        return _to_items(db, ladder_id, parsed)
+        return _to_items(db, ladder_id, parsed, future_tolerance)
 
 
 def _to_items(
-    db: Database, ladder_id: str, parsed: Parsed
+    db: Database, ladder_id: str, parsed: Parsed, future_tolerance: float
 ) -> tuple[list[tuple[int, NewEvent]], list[LineError]]:
     runtime = _runtime_of(db, ladder_id, parsed.header)
     errors = list(parsed.errors)
@@ -121,9 +131,28 @@ def _to_items(
     items.sort(key=lambda pair: pair[0])
     checked = batch.check(db, [((number,), item) for number, item in items], {ladder_id: runtime})
     checked.extend(_conflicts(db, ladder_id, items))
+    checked.extend(_future(items, future_tolerance))
     bad_lines = {int(e.loc[0]) for e in checked}
     errors.extend(LineError(int(e.loc[0]), _field_message(e)) for e in checked)
     return [(n, i) for n, i in items if n not in bad_lines], sorted(errors, key=lambda e: e.line)
+
+
+#: Where a line gives its time, by kind.
+_TIME_FIELDS = {GAME: ("played_at",), TOURNAMENT: ("held_on",), ADJUSTMENT: (ADJUSTMENT_KEY, "at")}
+
+
+def _future(items: list[tuple[int, NewEvent]], tolerance: float) -> list[FieldError]:
+    """The lines whose time lies in the future (``runtime.future_refusal``)."""
+    current = now()
+    errors = []
+    for number, item in items:
+        # A tournament's held_on is stored as 00:00 UTC of that day.
+        at = item.occurred_at
+        value: datetime | date = at.date() if item.kind == TOURNAMENT else at
+        error = future_refusal((number, *_TIME_FIELDS[item.kind]), value, tolerance, current)
+        if error is not None:
+            errors.append(error)
+    return errors
 
 
 def _adjustment(

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.core import metrics
 from app.core.database import Database
-from app.core.errors import Conflict, DomainError, NotFound
+from app.core.errors import Conflict, DomainError, NotFound, PreconditionFailed
 from app.engine.ledger import event_keys, event_ranks, event_teams, rate_event
 from app.engine.types import Change as EngineChange
 from app.models import Change, Event
@@ -78,6 +78,7 @@ class EventView:
     rated: bool
     voided: bool
     body: dict[str, Any]
+    version: int = 1
 
     @classmethod
     def of(cls, event: Event) -> EventView:
@@ -90,6 +91,7 @@ class EventView:
             event.rated,
             event.voided_at is not None,
             event.body,
+            event.version,
         )
 
 
@@ -168,6 +170,7 @@ def event_out(
             ladder=view.ladder_id,
             id=view.external_id or "",
             seq=view.seq,
+            version=view.version,
             played_at=view.occurred_at,
             rated=view.rated,
             tournament=view.body.get("tournament"),
@@ -181,6 +184,7 @@ def event_out(
         ladder=view.ladder_id,
         id=view.external_id or "",
         seq=view.seq,
+        version=view.version,
         held_on=view.occurred_at.date(),
         name=view.body.get("name"),
         voided=view.voided,
@@ -200,11 +204,24 @@ def _shown_factions(kind: str, body: Mapping[str, Any], count: int) -> list[str 
 
 
 def _answer(
-    new: NewEvent, seq: int, changes: list[dict[str, Any]], runtime: Runtime, *counts: int
+    new: NewEvent,
+    seq: int,
+    changes: list[dict[str, Any]],
+    runtime: Runtime,
+    *counts: int,
+    version: int = 1,
 ) -> GameOut | TournamentOut:
     """The response to an event just written, from the rows the unit wrote (memory)."""
     view = EventView(
-        new.ladder_id, new.kind, new.external_id, seq, new.occurred_at, new.rated, False, new.body
+        new.ladder_id,
+        new.kind,
+        new.external_id,
+        seq,
+        new.occurred_at,
+        new.rated,
+        False,
+        new.body,
+        version,
     )
     return event_out(runtime, view, changes, *counts)
 
@@ -294,6 +311,7 @@ def _dry_run(db: Database, new: NewEvent) -> GameOut | TournamentOut:
                 ladder=ladder_id,
                 id=new.external_id or "",
                 seq=0,
+                version=0,
                 played_at=new.occurred_at,
                 rated=new.rated,
                 tournament=new.tournament,
@@ -304,6 +322,7 @@ def _dry_run(db: Database, new: NewEvent) -> GameOut | TournamentOut:
             ladder=ladder_id,
             id=new.external_id or "",
             seq=0,
+            version=0,
             held_on=new.occurred_at.date(),
             name=new.body.get("name"),
             changes=changes,
@@ -382,8 +401,40 @@ def get_event(db: Database, ladder_id: str, kind: str, external_id: str) -> Game
     return db.run(work, write=False)
 
 
+def etag(seq: int, version: int) -> str:
+    """A stored result's entity tag: its seq (unique in the service, so a tag of one result
+    never matches another's) and its version. Strong, as If-Match compares strongly; it
+    names the result as submitted (body and void), not the ratings a late result elsewhere
+    may recompute in it."""
+    return f'"{seq}.{version}"'
+
+
+def out_etag(out: GameOut | TournamentOut) -> str | None:
+    """The ETag of a response (None for a dry run's, which stores nothing)."""
+    return etag(out.seq, out.version) if out.seq else None
+
+
+def _check_if_match(event: Event, if_match: Sequence[str] | None) -> None:
+    """RFC 9110 If-Match: one of the tags (or "*") must be the stored version's, else 412
+    and nothing changes (the caller's transaction rolls back)."""
+    if if_match is None or "*" in if_match:
+        return
+    current = etag(event.seq, event.version)
+    if current not in if_match:
+        raise PreconditionFailed(
+            f"{event.kind} {event.external_id!r} has changed: it is at version "
+            f"{event.version} (ETag {current}), not {', '.join(if_match)}; read it again "
+            "and repeat the change if it still applies"
+        )
+
+
 def correct_event(
-    db: Database, ladder_id: str, external_id: str, new: NewEvent, caller: Caller = ADMIN
+    db: Database,
+    ladder_id: str,
+    external_id: str,
+    new: NewEvent,
+    caller: Caller = ADMIN,
+    if_match: Sequence[str] | None = None,
 ) -> GameOut | TournamentOut:
     """Replace a stored result and re-rate what it moves, from the earlier of the two times
     (its dependency cone, holding the cone's rating rows; :func:`rerate`)."""
@@ -395,7 +446,9 @@ def correct_event(
         event = EventRepository(write.session).find(ladder_id, new.kind, external_id, lock=True)
         if event is None:
             raise NotFound(f"{new.kind} {external_id!r} does not exist in ladder {ladder_id!r}")
+        _check_if_match(event, if_match)
         start = min(event.occurred_at, new.occurred_at)
+        event.version += 1
         event.body = new.body
         event.body_hash = new.body_hash
         event.occurred_at = new.occurred_at
@@ -406,7 +459,8 @@ def correct_event(
         write.session.flush()
         recomputed = rerate(write, start, {event.seq: new})
         write.publish(feed.KIND_TYPES[new.kind, "corrected"], _event_ref(new))
-        out = _answer(new, event.seq, write.written.get(event.seq, []), write.runtime, *recomputed)
+        written = write.written.get(event.seq, [])
+        out = _answer(new, event.seq, written, write.runtime, *recomputed, version=event.version)
         return out, write.runtime.info.id
 
     out, system = run_write(db, work)
@@ -415,7 +469,12 @@ def correct_event(
 
 
 def void_event(
-    db: Database, ladder_id: str, kind: str, external_id: str, caller: Caller = ADMIN
+    db: Database,
+    ladder_id: str,
+    kind: str,
+    external_id: str,
+    caller: Caller = ADMIN,
+    if_match: Sequence[str] | None = None,
 ) -> GameOut | TournamentOut:
     """Void a result: it stays in history, marked voided, and changes no rating; what it
     moved is re-rated (its dependency cone, holding the cone's rating rows)."""
@@ -426,8 +485,10 @@ def void_event(
         event = EventRepository(write.session).find(ladder_id, kind, external_id, lock=True)
         if event is None:
             raise NotFound(f"{kind} {external_id!r} does not exist in ladder {ladder_id!r}")
+        _check_if_match(event, if_match)
         recomputed = (0, 0)
         if event.voided_at is None:
+            event.version += 1
             event.voided_at = now()
             changes = ChangeRepository(write.session).of_event(event.seq)
             event.voided_changes = [_voided_snapshot(c) for c in changes]
@@ -457,12 +518,22 @@ def _voided_snapshot(change: Change) -> dict[str, Any]:
 
 
 def correct_game(
-    db: Database, ladder_id: str, external_id: str, body: GameIn, caller: Caller = ADMIN
+    db: Database,
+    ladder_id: str,
+    external_id: str,
+    body: GameIn,
+    caller: Caller = ADMIN,
+    if_match: Sequence[str] | None = None,
 ) -> GameOut | TournamentOut:
-    return correct_event(db, ladder_id, external_id, new_game_event(body), caller)
+    return correct_event(db, ladder_id, external_id, new_game_event(body), caller, if_match)
 
 
 def correct_tournament(
-    db: Database, ladder_id: str, external_id: str, body: TournamentIn, caller: Caller = ADMIN
+    db: Database,
+    ladder_id: str,
+    external_id: str,
+    body: TournamentIn,
+    caller: Caller = ADMIN,
+    if_match: Sequence[str] | None = None,
 ) -> GameOut | TournamentOut:
-    return correct_event(db, ladder_id, external_id, new_tournament_event(body), caller)
+    return correct_event(db, ladder_id, external_id, new_tournament_event(body), caller, if_match)

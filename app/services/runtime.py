@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from app.core.errors import Invalid, NotFound
+from app.core.errors import FieldError, Invalid, NotFound
 from app.engine import ranked
 from app.engine.errors import InvalidEvent, InvalidParameter
 from app.engine.ledger import shown
@@ -57,6 +57,55 @@ class Runtime:
 def now() -> datetime:
     """The time as every write stamps it (UTC)."""
     return datetime.now(UTC)
+
+
+#: How far east of UTC a calendar day starts first (UTC+14, Kiribati): a date is in the past
+#: or present somewhere on Earth until it is later than today there.
+EARLIEST_OFFSET = timedelta(hours=14)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def future_refusal(
+    loc: tuple[str | int, ...], value: datetime | date, tolerance: float, current: datetime
+) -> FieldError | None:
+    """The refusal of a result's time that lies in the future: later than ``current`` plus
+    ``tolerance`` seconds (clocks drift), or for a date (a tournament's ``held_on``) later
+    than today anywhere on Earth. A future result would stand after every real one of its
+    players, so each of their later games would arrive "late" and replay it."""
+    limit = current + timedelta(seconds=tolerance)
+    if isinstance(value, datetime):
+        if value <= limit:
+            return None
+        return FieldError(
+            loc,
+            f"is in the future: got {_iso(value)}, and the server's time is {_iso(current)} "
+            f"(a result may be at most {tolerance:g} s ahead of it)",
+        )
+    if value <= (limit + EARLIEST_OFFSET).date():
+        return None
+    return FieldError(
+        loc,
+        f"is in the future: got {value.isoformat()}, a day that has begun nowhere on Earth; "
+        f"the server's time is {_iso(current)}",
+    )
+
+
+def refuse_future(
+    times: Sequence[tuple[tuple[str | int, ...], datetime | date | None]], tolerance: float
+) -> None:
+    """422 naming every time of ``times`` (where in the body, the time) in the future."""
+    current = now()
+    errors = [
+        error
+        for loc, value in times
+        if value is not None and (error := future_refusal(loc, value, tolerance, current))
+    ]
+    if errors:
+        detail = "; ".join(f"{'.'.join(str(p) for p in e.loc)}: {e.msg}" for e in errors)
+        raise Invalid(detail, errors=errors)
 
 
 def get_system(system_id: str) -> System:

@@ -394,9 +394,16 @@ async def test_wpe_near_the_ends_of_the_calendar(client: httpx.AsyncClient) -> N
     assert predicted.json()["players"][0]["by_placement"][0]["delta"] == pytest.approx(90)
     patched = await client.patch("/ladders/early", json={"params": {"window_years": 100}})
     assert patched.status_code == 200, patched.text
+    # A result dated 9999-12-31 lies in the future (issue 40, item 1): a 422, never a 500.
     late = tournament("early", "t2", "9999-12-31", field, **{"class": "main"})
-    winner = (await post_tournament(client, late))["changes"][0]
-    # The window of 100 years before 9999-12-31 has dropped the year-3 win: 90 out, 90 in.
-    assert winner["details"]["window_start"] == "9899-12-31"
-    assert winner["details"]["dropped_points"] == pytest.approx(90)
-    assert winner["rating_after"] == pytest.approx(90)
+    refused = await client.post("/tournaments", json=late)
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["errors"][0]["loc"] == ["held_on"]
+    # A prediction for that day still reaches the calendar's end: the window of 100 years
+    # before 9999-12-31 has dropped the year-3 win, so winning again is 90 out, 90 in: from
+    # the 90 shown now, a change of 0 (in year 4 the same win added 90, above).
+    predicted = await client.post("/predictions", json={**prediction, "held_on": "9999-12-31"})
+    assert predicted.status_code == 200, predicted.text
+    first = predicted.json()["players"][0]["by_placement"][0]
+    assert first["rating_after"] == pytest.approx(90)
+    assert first["delta"] == pytest.approx(0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -90,10 +91,10 @@ def _same(mirror: dict[Any, dict[str, Any]], stored: dict[Any, dict[str, Any]]) 
     for key, entry in stored.items():
         shown = dict(mirror[key])
         if shown["last_played_at"] is not None and entry["last_played_at"] is not None:
-            # The same instant, however its fraction of a second is written.
-            shown["last_played_at"] = shown["last_played_at"].rstrip("Z").rstrip("0").rstrip(".")
-            entry = {**entry, "last_played_at": entry["last_played_at"].rstrip("Z")}
-            entry["last_played_at"] = entry["last_played_at"].rstrip("0").rstrip(".")
+            # The same instant, however its fraction of a second is written (stripping zeros
+            # from the text also stripped a time's ":00" seconds).
+            shown["last_played_at"] = datetime.fromisoformat(shown["last_played_at"])
+            entry = {**entry, "last_played_at": datetime.fromisoformat(entry["last_played_at"])}
         assert shown == entry, key
 
 

@@ -143,7 +143,9 @@ async def _run(client: httpx.AsyncClient, example: Example, variables: dict[str,
     assert answer.status_code == int(status.group(1)), (
         f"{where}: status {answer.status_code}, shown {status.group(1)}: {answer.text}"
     )
-    for name, value in response.headers:
+    for name, shown_value in response.headers:
+        # A header may use values shown earlier ($NAME), as an ETag names a game's seq.
+        value = _substitute(shown_value, variables, response.line)
         assert answer.headers.get(name) == value, (
             f"{where}: header {name}: {answer.headers.get(name)!r}, shown {value!r}"
         )

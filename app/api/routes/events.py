@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import anyio.to_thread
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Response
 from pydantic import TypeAdapter
 
 from app.api.deps import (
@@ -18,6 +18,7 @@ from app.api.deps import (
     ResultsWriteContext,
     ResultsWriter,
     check_sizes,
+    check_times,
 )
 from app.api.query import Limit, Offset, QueryTime, utc
 from app.core.errors import Invalid
@@ -62,6 +63,31 @@ Voided = Annotated[
 ]
 
 
+IfMatch = Annotated[
+    str | None,
+    Header(
+        description="Change the result only if it is still at this version: its ETag, as "
+        "a GET or the last write returned (412 otherwise, and nothing changes).",
+        examples=['"42.1"'],
+    ),
+]
+
+
+def _tags(if_match: str | None) -> list[str] | None:
+    """The entity tags of an If-Match header (RFC 9110 13.1.1), or None without one. Weak
+    tags are left out: If-Match compares strongly, so they match nothing."""
+    if if_match is None:
+        return None
+    tags = [tag.strip() for tag in if_match.split(",")]
+    return [tag for tag in tags if tag and not tag.startswith("W/")]
+
+
+def _tagged(response: Response, out: GameOut | TournamentOut) -> None:
+    tag = service.out_etag(out)
+    if tag is not None:
+        response.headers["ETag"] = tag
+
+
 def _event_filter(
     player: str | None, start: datetime | None, end: datetime | None, voided: bool | None
 ) -> EventFilter:
@@ -104,6 +130,7 @@ async def create_game(
     note(ladder=body.ladder)
     settings, db, caller = context.settings, context.db, context.caller
     check_sizes(settings, players=body.player_count)
+    check_times(settings, (("played_at",), body.played_at))
     if dry_run or settings.write_group_max == 0:
         submit = functools.partial(service.submit_game, db, body, caller=caller, dry_run=dry_run)
         result = await anyio.to_thread.run_sync(submit)
@@ -112,10 +139,12 @@ async def create_game(
     assert isinstance(result.body, GameOut)
     # The body is already a validated GameOut: serialised here, FastAPI does not validate
     # it a second time (``response_model`` still documents it).
+    tag = service.out_etag(result.body)
     return Response(
         _GAME_OUT.dump_json(result.body, by_alias=True),
         status_code=result.status,
         media_type=JSON,
+        headers={"ETag": tag} if tag else None,
     )
 
 
@@ -132,6 +161,9 @@ def create_games_batch(
     check_sizes(settings, games=len(body.games))
     for game in body.games:
         check_sizes(settings, players=game.player_count)
+    check_times(
+        settings, *((("games", i, "played_at"), g.played_at) for i, g in enumerate(body.games))
+    )
     return batch.submit_games(db, body, caller)
 
 
@@ -140,11 +172,15 @@ def create_games_batch(
     response_model=GameOut,
     tags=["games"],
 )
-def get_game(ladder: LadderId, game_id: EventId, db: DB, caller: Reader) -> GameOut:
-    """A stored game with the rating changes it made (voided ones too, marked so)."""
+def get_game(
+    ladder: LadderId, game_id: EventId, db: DB, caller: Reader, response: Response
+) -> GameOut:
+    """A stored game with the rating changes it made (voided ones too, marked so); its ETag
+    names its version, for If-Match on PUT and DELETE."""
     caller.check_ladder(ladder)
     out = with_names(db, service.get_event(db, ladder, GAME, game_id))
     assert isinstance(out, GameOut)
+    _tagged(response, out)
     return out
 
 
@@ -188,13 +224,18 @@ def correct_game(
     db: DB,
     caller: ResultsWriter,
     settings: AppSettings,
+    response: Response,
+    if_match: IfMatch = None,
 ) -> GameOut:
-    """Correct a stored game; every later rating is recomputed."""
+    """Correct a stored game; every later rating is recomputed. With If-Match, only if the
+    game is still at that version (412 otherwise)."""
     note(ladder=ladder)
     check_sizes(settings, players=body.player_count)
+    check_times(settings, (("played_at",), body.played_at))
     _same_ids(body.ladder, body.id, ladder, game_id)
-    out = service.correct_game(db, ladder, game_id, body, caller)
+    out = service.correct_game(db, ladder, game_id, body, caller, _tags(if_match))
     assert isinstance(out, GameOut)
+    _tagged(response, out)
     return out
 
 
@@ -203,11 +244,20 @@ def correct_game(
     response_model=GameOut,
     tags=["games"],
 )
-def void_game(ladder: LadderId, game_id: EventId, db: DB, caller: ResultsWriter) -> GameOut:
-    """Void a game: it stays in history as voided and every later rating is recomputed."""
+def void_game(
+    ladder: LadderId,
+    game_id: EventId,
+    db: DB,
+    caller: ResultsWriter,
+    response: Response,
+    if_match: IfMatch = None,
+) -> GameOut:
+    """Void a game: it stays in history as voided and every later rating is recomputed.
+    With If-Match, only if the game is still at that version (412 otherwise)."""
     note(ladder=ladder)
-    out = service.void_event(db, ladder, GAME, game_id, caller)
+    out = service.void_event(db, ladder, GAME, game_id, caller, _tags(if_match))
     assert isinstance(out, GameOut)
+    _tagged(response, out)
     return out
 
 
@@ -229,9 +279,11 @@ def create_tournament(
     """Record a tournament's final standings (DPTR, C-Diplo, WPE, DAANZ ladders)."""
     note(ladder=body.ladder)
     check_sizes(settings, standings=len(body.standings))
+    check_times(settings, (("held_on",), body.held_on))
     result = service.submit_tournament(db, body, caller=caller, dry_run=dry_run)
     response.status_code = result.status
     assert isinstance(result.body, TournamentOut)
+    _tagged(response, result.body)
     return result.body
 
 
@@ -241,12 +293,14 @@ def create_tournament(
     tags=["tournaments"],
 )
 def get_tournament(
-    ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader
+    ladder: LadderId, tournament_id: EventId, db: DB, caller: Reader, response: Response
 ) -> TournamentOut:
-    """A stored tournament with the rating changes it made (voided ones too, marked so)."""
+    """A stored tournament with the rating changes it made (voided ones too, marked so); its
+    ETag names its version, for If-Match on PUT and DELETE."""
     caller.check_ladder(ladder)
     out = with_names(db, service.get_event(db, ladder, TOURNAMENT, tournament_id))
     assert isinstance(out, TournamentOut)
+    _tagged(response, out)
     return out
 
 
@@ -284,13 +338,18 @@ def correct_tournament(
     db: DB,
     caller: ResultsWriter,
     settings: AppSettings,
+    response: Response,
+    if_match: IfMatch = None,
 ) -> TournamentOut:
-    """Correct a stored tournament's standings; every later rating is recomputed."""
+    """Correct a stored tournament's standings; every later rating is recomputed. With
+    If-Match, only if the tournament is still at that version (412 otherwise)."""
     note(ladder=ladder)
     check_sizes(settings, standings=len(body.standings))
+    check_times(settings, (("held_on",), body.held_on))
     _same_ids(body.ladder, body.id, ladder, tournament_id)
-    out = service.correct_tournament(db, ladder, tournament_id, body, caller)
+    out = service.correct_tournament(db, ladder, tournament_id, body, caller, _tags(if_match))
     assert isinstance(out, TournamentOut)
+    _tagged(response, out)
     return out
 
 
@@ -300,13 +359,20 @@ def correct_tournament(
     tags=["tournaments"],
 )
 def void_tournament(
-    ladder: LadderId, tournament_id: EventId, db: DB, caller: ResultsWriter
+    ladder: LadderId,
+    tournament_id: EventId,
+    db: DB,
+    caller: ResultsWriter,
+    response: Response,
+    if_match: IfMatch = None,
 ) -> TournamentOut:
     """Void a tournament: it stays in history as voided and every later rating is
-    recomputed."""
+    recomputed. With If-Match, only if the tournament is still at that version (412
+    otherwise)."""
     note(ladder=ladder)
-    out = service.void_event(db, ladder, TOURNAMENT, tournament_id, caller)
+    out = service.void_event(db, ladder, TOURNAMENT, tournament_id, caller, _tags(if_match))
     assert isinstance(out, TournamentOut)
+    _tagged(response, out)
     return out
 
 

@@ -13,6 +13,7 @@ from app.api.deps import (
     LadderAdmin,
     Reader,
     charge,
+    check_times,
     run_heavy,
 )
 from app.api.query import LadderId, Limit, Offset, PlayerId, QueryTime, utc
@@ -68,10 +69,16 @@ def get_player(
     tags=["players"],
 )
 def adjust_player(
-    ladder: LadderId, player: PlayerId, body: AdjustmentIn, db: DB, caller: HistoryAdmin
+    ladder: LadderId,
+    player: PlayerId,
+    body: AdjustmentIn,
+    db: DB,
+    caller: HistoryAdmin,
+    settings: AppSettings,
 ) -> PlayerOut:
     """Set a player's state as of ``at`` (migration from another system, a ruling)."""
     note(ladder=ladder)
+    check_times(settings, (("at",), body.at))
     return service.adjust_player(db, ladder, player, body, caller)
 
 
