@@ -85,20 +85,29 @@ export async function* followFeed(options: FollowFeedOptions): AsyncGenerator<Fe
         const retryAfter = Number(response.headers.get("retry-after"));
         if (retryAfter > 0) wait = retryAfter * 1000;
       } else if (response.body) {
+        // A reader rather than `for await`: leaving the loop must not cancel the stream in a
+        // way that throws, or a caller's `break` would read as a broken stream and reconnect.
+        const reader = response.body.getReader();
         const decoder = new TextDecoder();
         let buffered = "";
-        for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-          watch();
-          buffered += decoder.decode(chunk, { stream: true });
-          let end: number;
-          while ((end = buffered.indexOf("\n")) >= 0) {
-            const line = buffered.slice(0, end).trim();
-            buffered = buffered.slice(end + 1);
-            if (!line) continue; // a heartbeat
-            const item = JSON.parse(line) as FeedItemOut;
-            after = item.cursor;
-            yield item;
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            watch();
+            buffered += decoder.decode(value, { stream: true });
+            let end: number;
+            while ((end = buffered.indexOf("\n")) >= 0) {
+              const line = buffered.slice(0, end).trim();
+              buffered = buffered.slice(end + 1);
+              if (!line) continue; // a heartbeat
+              const item = JSON.parse(line) as FeedItemOut;
+              after = item.cursor;
+              yield item;
+            }
           }
+        } finally {
+          reader.cancel().catch(() => undefined);
         }
       }
     } catch (error) {
