@@ -47,6 +47,10 @@ def npm() -> str:
     if node is None or npm is None:
         _needed("Node.js 20.19+ with npm")
     assert npm is not None
+    found = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
+    major, minor = (int(part) for part in found.stdout.strip().lstrip("v").split(".")[:2])
+    if (major, minor) < (20, 19):  # package.json's engines (the generator's own floor)
+        _needed(f"Node.js 20.19+ (found {found.stdout.strip()})")
     if not (TYPESCRIPT_CLIENT / "node_modules" / ".package-lock.json").exists():
         subprocess.run(
             [npm, "ci", "--no-audit", "--no-fund"], cwd=TYPESCRIPT_CLIENT, check=True, timeout=600
