@@ -176,9 +176,11 @@ def test_a_tour_of_the_python_client(server: Served, receiver: _Receiver) -> Non
         ]
 
         # 4. Follow the feed from the start to the game's item.
-        for item in follow_feed(client, ladder, after=0):
+        for item in follow_feed(client, ladder, after=0, stop_after=20):
             if item.event is not None and item.event.id == "tour-1":
                 break
+        else:
+            pytest.fail("the game's item did not reach the followed feed within 20 s")
         assert item.type_ == "game.rated"
         assert {
             r.player: (r.before, r.after.rating if r.after else None) for r in item.ratings
@@ -246,6 +248,11 @@ def test_following_resumes_from_the_last_cursor_and_refuses_what_will_not_change
     assert [item.cursor for item in items] == [1, 2, 3]
     assert [item.event.id for item in items if item.event] == ["g0", "g1", "g2"]
     assert opened == ["0", "1", "2"]
+
+    # Time up: the generator ends (here with nothing new after cursor 3, within 0.5 s).
+    started = time.monotonic()
+    assert list(follow_feed(client, ladder, after=3, stop_after=0.5)) == []
+    assert time.monotonic() - started < 5
 
     with pytest.raises(FeedError) as refused:
         next(follow_feed(AuthenticatedClient(base_url=server.url, token=ADMIN_TOKEN), "nope"))

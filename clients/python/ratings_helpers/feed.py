@@ -32,17 +32,24 @@ def follow_feed(
     *,
     idle_timeout: float = 30.0,
     retry_delay: float = 1.0,
+    stop_after: float | None = None,
 ) -> Iterator[FeedItemOut]:
     """Every item of ``ladder`` after cursor ``after``, in cursor order, as it commits.
 
     Reconnects from the last item yielded when the stream ends, breaks, or stays silent for
     ``idle_timeout`` seconds (the service sends a heartbeat at least every 10 s), waiting
     ``retry_delay`` (or a 429's or 503's Retry-After) first; so no item is skipped or repeated.
-    Stop by leaving the loop: closing the generator closes the connection."""
+    Stop by leaving the loop (closing the generator closes the connection), or after
+    ``stop_after`` seconds: the generator then ends, and the last cursor you applied is where
+    the next call resumes."""
     http = client.get_httpx_client()
     path = f"/ladders/{quote(ladder, safe='')}/feed"
-    timeout = httpx.Timeout(idle_timeout, connect=10.0)
-    while True:
+    deadline = None if stop_after is None else time.monotonic() + stop_after
+
+    def left() -> float:
+        return idle_timeout if deadline is None else min(idle_timeout, deadline - time.monotonic())
+
+    while left() > 0:
         wait = retry_delay
         try:
             with http.stream(
@@ -50,7 +57,7 @@ def follow_feed(
                 path,
                 params={"after": after, "follow": "true"},
                 headers={"Accept": NDJSON},
-                timeout=timeout,
+                timeout=httpx.Timeout(left(), connect=min(10.0, left())),
             ) as response:
                 if response.status_code == 429 or response.status_code >= 500:
                     retry_after = response.headers.get("retry-after", "")
@@ -65,6 +72,8 @@ def follow_feed(
                         item = FeedItemOut.from_dict(json.loads(line))
                         after = item.cursor
                         yield item
+                        if left() <= 0:
+                            return
         except httpx.TransportError:
-            pass  # a broken or silent stream: resume from ``after``
-        time.sleep(wait)
+            pass  # a broken or silent stream (or time is up): resume from ``after``
+        time.sleep(max(0.0, min(wait, left())))
