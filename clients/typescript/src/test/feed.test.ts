@@ -66,3 +66,30 @@ test("throws what reconnecting will not change", async () => {
     (error: unknown) => error instanceof FeedError && error.status === 404,
   );
 });
+
+test("ends when the signal aborts, also while the stream is quiet", async () => {
+  let opened = 0;
+  const quiet = async (_input: string | URL | Request, init?: RequestInit) => {
+    opened += 1;
+    // A stream that sends nothing until the request is aborted, as a quiet ladder's does.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        init?.signal?.addEventListener("abort", () => controller.error(init.signal?.reason));
+      },
+    });
+    return new Response(body);
+  };
+  const started = Date.now();
+  const items = [];
+  for await (const found of followFeed({
+    baseUrl: "http://ratings.test",
+    ladder: "quiet",
+    fetch: quiet as typeof fetch,
+    signal: AbortSignal.timeout(100),
+  })) {
+    items.push(found);
+  }
+  assert.deepEqual(items, []);
+  assert.equal(opened, 1);
+  assert.ok(Date.now() - started < 2000);
+});
