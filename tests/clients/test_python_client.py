@@ -257,3 +257,26 @@ def test_following_resumes_from_the_last_cursor_and_refuses_what_will_not_change
     with pytest.raises(FeedError) as refused:
         next(follow_feed(AuthenticatedClient(base_url=server.url, token=ADMIN_TOKEN), "nope"))
     assert refused.value.status == 404
+    assert refused.value.problem["status"] == 404  # the problem+json body
+
+
+def test_following_stops_on_time_while_only_heartbeats_come() -> None:
+    """A quiet ladder's stream sends only heartbeats (empty lines): ``stop_after`` still ends
+    the loop on time, without waiting for an item."""
+
+    def heartbeats() -> Iterator[bytes]:
+        while True:
+            time.sleep(0.05)
+            yield b"\n"
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=heartbeats())
+
+    client = AuthenticatedClient(
+        base_url="http://ratings.test",
+        token="t",
+        httpx_args={"transport": httpx.MockTransport(answer)},
+    )
+    started = time.monotonic()
+    assert list(follow_feed(client, "quiet", stop_after=0.3)) == []
+    assert time.monotonic() - started < 2

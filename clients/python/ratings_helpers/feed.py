@@ -64,14 +64,17 @@ def follow_feed(
                     wait = float(retry_after) if retry_after.isdigit() else retry_delay
                 elif response.status_code != 200:
                     response.read()
-                    raise FeedError(response.status_code, response.text)
+                    try:
+                        problem = response.json()
+                    except ValueError:
+                        problem = response.text
+                    raise FeedError(response.status_code, problem)
                 else:
                     for line in response.iter_lines():
-                        if not line.strip():
-                            continue  # a heartbeat
-                        item = FeedItemOut.from_dict(json.loads(line))
-                        after = item.cursor
-                        yield item
+                        if line.strip():  # an empty line is a heartbeat
+                            item = FeedItemOut.from_dict(json.loads(line))
+                            after = item.cursor
+                            yield item
                         if left() <= 0:
                             return
         except httpx.TransportError:
