@@ -37,7 +37,7 @@ openapi: $(STAMP)
 ## Regenerate both typed clients from openapi/openapi.json (docs/clients.md); a test fails
 ## while the committed ones differ from what this makes.
 clients: $(STAMP) $(NODE_MODULES)
-	$(BIN)/openapi-python-client generate --path openapi/openapi.json --meta none \
+	$(BIN)/openapi-python-client generate --path openapi/openapi.json --meta none --fail-on-warning \
 		--config clients/python/openapi-python-client.yaml \
 		--output-path clients/python/ratings_client --overwrite
 	cd clients/typescript && npm run --silent generate
