@@ -4,6 +4,7 @@ TypeScript client (a missing Node fails under CI=true, else skips)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -20,6 +21,13 @@ PYTHON_CLIENT = ROOT / "clients" / "python"
 TYPESCRIPT_CLIENT = ROOT / "clients" / "typescript"
 # The client is a project of its own (pip install ./clients/python); the tests use it in place.
 sys.path.insert(0, str(PYTHON_CLIENT))
+# Its dependencies come with the dev extras. A venv installed before them would fail the whole
+# run at collection: leave its tests out then (test_generated.py says why it skips), but never
+# under CI, where the import error must fail the run.
+if os.environ.get("CI") != "true" and any(
+    importlib.util.find_spec(name) is None for name in ("attrs", "dateutil")
+):
+    collect_ignore = ["test_python_client.py"]
 
 
 @pytest.fixture(scope="package")
