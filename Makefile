@@ -8,7 +8,9 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.installed-runtime
 DEV := $(VENV)/.installed-dev
 
-.PHONY: run venv test lint typecheck unit openapi image-test clean
+NODE_MODULES := clients/typescript/node_modules/.package-lock.json
+
+.PHONY: run venv test lint typecheck unit openapi clients image-test clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -46,9 +48,22 @@ unit: $(DEV)
 openapi: $(RUNTIME)
 	$(BIN)/ratings openapi --output openapi/openapi.json
 
+## Regenerate both typed clients from openapi/openapi.json (docs/clients.md); a test fails
+## while the committed ones differ from what this makes.
+clients: $(DEV) $(NODE_MODULES)
+	$(BIN)/openapi-python-client generate --path openapi/openapi.json --meta none --fail-on-warning \
+		--config clients/python/openapi-python-client.yaml \
+		--output-path clients/python/ratings_client --overwrite
+	cd clients/typescript && npm run --silent generate
+
+# The TypeScript client's tools, as its lockfile pins them.
+$(NODE_MODULES): clients/typescript/package-lock.json
+	cd clients/typescript && npm ci --no-audit --no-fund
+	@touch $(NODE_MODULES)
+
 ## Build the Dockerfile with podman and check the image on PostgreSQL at 127.0.0.1:5432.
 image-test:
 	deploy/image-test.sh
 
 clean:
-	rm -rf $(VENV) data .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) data .mypy_cache .ruff_cache .pytest_cache clients/typescript/node_modules clients/typescript/dist

@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class BatchItemOutStatus(StrEnum):
+    CREATED = "created"
+    EXISTING = "existing"
+
+    def __str__(self) -> str:
+        return str(self.value)

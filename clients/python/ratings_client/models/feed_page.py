@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.feed_item_out import FeedItemOut
+
+
+
+
+
+T = TypeVar("T", bound="FeedPage")
+
+
+
+@_attrs_define
+class FeedPage:
+    """ 
+        Attributes:
+            items (list[FeedItemOut]):
+            ladder (str):
+            next_ (int): The cursor to ask for next (after=next).
+     """
+
+    items: list[FeedItemOut]
+    ladder: str
+    next_: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.feed_item_out import FeedItemOut # noqa: PLC0415
+        items = []
+        for items_item_data in self.items:
+            items_item = items_item_data.to_dict()
+            items.append(items_item)
+
+
+
+        ladder = self.ladder
+
+        next_ = self.next_
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "items": items,
+            "ladder": ladder,
+            "next": next_,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.feed_item_out import FeedItemOut # noqa: PLC0415
+        d = dict(src_dict)
+        items = []
+        _items = d.pop("items")
+        for items_item_data in (_items):
+            items_item = FeedItemOut.from_dict(items_item_data)
+
+
+
+            items.append(items_item)
+
+
+        ladder = d.pop("ladder")
+
+        next_ = d.pop("next")
+
+        feed_page = cls(
+            items=items,
+            ladder=ladder,
+            next_=next_,
+        )
+
+
+        feed_page.additional_properties = d
+        return feed_page
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

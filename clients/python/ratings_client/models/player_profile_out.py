@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.ladder_rating_out import LadderRatingOut
+
+
+
+
+
+T = TypeVar("T", bound="PlayerProfileOut")
+
+
+
+@_attrs_define
+class PlayerProfileOut:
+    """ A profile with the player's ratings in every ladder the caller may read.
+
+        Attributes:
+            country (None | str):
+            name (None | str):
+            player (str):
+            ratings (list[LadderRatingOut]):
+     """
+
+    country: None | str
+    name: None | str
+    player: str
+    ratings: list[LadderRatingOut]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.ladder_rating_out import LadderRatingOut # noqa: PLC0415
+        country: None | str
+        country = self.country
+
+        name: None | str
+        name = self.name
+
+        player = self.player
+
+        ratings = []
+        for ratings_item_data in self.ratings:
+            ratings_item = ratings_item_data.to_dict()
+            ratings.append(ratings_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "country": country,
+            "name": name,
+            "player": player,
+            "ratings": ratings,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.ladder_rating_out import LadderRatingOut # noqa: PLC0415
+        d = dict(src_dict)
+        def _parse_country(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        country = _parse_country(d.pop("country"))
+
+
+        def _parse_name(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        name = _parse_name(d.pop("name"))
+
+
+        player = d.pop("player")
+
+        ratings = []
+        _ratings = d.pop("ratings")
+        for ratings_item_data in (_ratings):
+            ratings_item = LadderRatingOut.from_dict(ratings_item_data)
+
+
+
+            ratings.append(ratings_item)
+
+
+        player_profile_out = cls(
+            country=country,
+            name=name,
+            player=player,
+            ratings=ratings,
+        )
+
+
+        player_profile_out.additional_properties = d
+        return player_profile_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
