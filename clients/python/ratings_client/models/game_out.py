@@ -38,6 +38,8 @@ class GameOut:
             recomputed_players (int | Unset):  Default: 0.
             teams (list[GameOutTeamsType0Item] | None | Unset):
             tournament (None | str | Unset):
+            version (int | Unset): The stored result's version: 1, then one more at each correction (PUT) and void (DELETE).
+                Its ETag header names it; PUT and DELETE honour If-Match. Default: 1.
             voided (bool | Unset):  Default: False.
      """
 
@@ -51,6 +53,7 @@ class GameOut:
     recomputed_players: int | Unset = 0
     teams: list[GameOutTeamsType0Item] | None | Unset = UNSET
     tournament: None | str | Unset = UNSET
+    version: int | Unset = 1
     voided: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -101,6 +104,8 @@ class GameOut:
         else:
             tournament = self.tournament
 
+        version = self.version
+
         voided = self.voided
 
 
@@ -122,6 +127,8 @@ class GameOut:
             field_dict["teams"] = teams
         if tournament is not UNSET:
             field_dict["tournament"] = tournament
+        if version is not UNSET:
+            field_dict["version"] = version
         if voided is not UNSET:
             field_dict["voided"] = voided
 
@@ -196,6 +203,8 @@ class GameOut:
         tournament = _parse_tournament(d.pop("tournament", UNSET))
 
 
+        version = d.pop("version", UNSET)
+
         voided = d.pop("voided", UNSET)
 
         game_out = cls(
@@ -209,6 +218,7 @@ class GameOut:
             recomputed_players=recomputed_players,
             teams=teams,
             tournament=tournament,
+            version=version,
             voided=voided,
         )
 

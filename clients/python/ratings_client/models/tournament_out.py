@@ -35,6 +35,8 @@ class TournamentOut:
             seq (int):
             recomputed_events (int | Unset):  Default: 0.
             recomputed_players (int | Unset):  Default: 0.
+            version (int | Unset): The stored result's version: 1, then one more at each correction (PUT) and void (DELETE).
+                Its ETag header names it; PUT and DELETE honour If-Match. Default: 1.
             voided (bool | Unset):  Default: False.
      """
 
@@ -46,6 +48,7 @@ class TournamentOut:
     seq: int
     recomputed_events: int | Unset = 0
     recomputed_players: int | Unset = 0
+    version: int | Unset = 1
     voided: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -77,6 +80,8 @@ class TournamentOut:
 
         recomputed_players = self.recomputed_players
 
+        version = self.version
+
         voided = self.voided
 
 
@@ -94,6 +99,8 @@ class TournamentOut:
             field_dict["recomputed_events"] = recomputed_events
         if recomputed_players is not UNSET:
             field_dict["recomputed_players"] = recomputed_players
+        if version is not UNSET:
+            field_dict["version"] = version
         if voided is not UNSET:
             field_dict["voided"] = voided
 
@@ -138,6 +145,8 @@ class TournamentOut:
 
         recomputed_players = d.pop("recomputed_players", UNSET)
 
+        version = d.pop("version", UNSET)
+
         voided = d.pop("voided", UNSET)
 
         tournament_out = cls(
@@ -149,6 +158,7 @@ class TournamentOut:
             seq=seq,
             recomputed_events=recomputed_events,
             recomputed_players=recomputed_players,
+            version=version,
             voided=voided,
         )
 

@@ -207,6 +207,7 @@ export const listGames = <ThrowOnError extends boolean = false>(options: Options
  * Void Game
  *
  * Void a game: it stays in history as voided and every later rating is recomputed.
+ * With If-Match, only if the game is still at that version (412 otherwise).
  */
 export const voidGame = <ThrowOnError extends boolean = false>(options: Options<VoidGameData, ThrowOnError>) => (options.client ?? client).delete<VoidGameResponses, VoidGameErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -217,7 +218,8 @@ export const voidGame = <ThrowOnError extends boolean = false>(options: Options<
 /**
  * Get Game
  *
- * A stored game with the rating changes it made (voided ones too, marked so).
+ * A stored game with the rating changes it made (voided ones too, marked so); its ETag
+ * names its version, for If-Match on PUT and DELETE.
  */
 export const getGame = <ThrowOnError extends boolean = false>(options: Options<GetGameData, ThrowOnError>) => (options.client ?? client).get<GetGameResponses, GetGameErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -228,7 +230,8 @@ export const getGame = <ThrowOnError extends boolean = false>(options: Options<G
 /**
  * Correct Game
  *
- * Correct a stored game; every later rating is recomputed.
+ * Correct a stored game; every later rating is recomputed. With If-Match, only if the
+ * game is still at that version (412 otherwise).
  */
 export const correctGame = <ThrowOnError extends boolean = false>(options: Options<CorrectGameData, ThrowOnError>) => (options.client ?? client).put<CorrectGameResponses, CorrectGameErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -337,7 +340,8 @@ export const listTournaments = <ThrowOnError extends boolean = false>(options: O
  * Void Tournament
  *
  * Void a tournament: it stays in history as voided and every later rating is
- * recomputed.
+ * recomputed. With If-Match, only if the tournament is still at that version (412
+ * otherwise).
  */
 export const voidTournament = <ThrowOnError extends boolean = false>(options: Options<VoidTournamentData, ThrowOnError>) => (options.client ?? client).delete<VoidTournamentResponses, VoidTournamentErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -348,7 +352,8 @@ export const voidTournament = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Get Tournament
  *
- * A stored tournament with the rating changes it made (voided ones too, marked so).
+ * A stored tournament with the rating changes it made (voided ones too, marked so); its
+ * ETag names its version, for If-Match on PUT and DELETE.
  */
 export const getTournament = <ThrowOnError extends boolean = false>(options: Options<GetTournamentData, ThrowOnError>) => (options.client ?? client).get<GetTournamentResponses, GetTournamentErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -359,7 +364,8 @@ export const getTournament = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * Correct Tournament
  *
- * Correct a stored tournament's standings; every later rating is recomputed.
+ * Correct a stored tournament's standings; every later rating is recomputed. With
+ * If-Match, only if the tournament is still at that version (412 otherwise).
  */
 export const correctTournament = <ThrowOnError extends boolean = false>(options: Options<CorrectTournamentData, ThrowOnError>) => (options.client ?? client).put<CorrectTournamentResponses, CorrectTournamentErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -686,6 +686,12 @@ export type GameOut = {
      */
     tournament?: string | null;
     /**
+     * Version
+     *
+     * The stored result's version: 1, then one more at each correction (PUT) and void (DELETE). Its ETag header names it; PUT and DELETE honour If-Match.
+     */
+    version?: number;
+    /**
      * Voided
      */
     voided?: boolean;
@@ -2365,6 +2371,12 @@ export type TournamentOut = {
      */
     seq: number;
     /**
+     * Version
+     *
+     * The stored result's version: 1, then one more at each correction (PUT) and void (DELETE). Its ETag header names it; PUT and DELETE honour If-Match.
+     */
+    version?: number;
+    /**
      * Voided
      */
     voided?: boolean;
@@ -3500,6 +3512,14 @@ export type ListGamesResponse = ListGamesResponses[keyof ListGamesResponses];
 
 export type VoidGameData = {
     body?: never;
+    headers?: {
+        /**
+         * If-Match
+         *
+         * Change the result only if it is still at this version: its ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
+         */
+        'if-match'?: string | null;
+    };
     path: {
         /**
          * Ladder
@@ -3531,6 +3551,10 @@ export type VoidGameErrors = {
      * Conflicts with what is stored
      */
     409: Problem;
+    /**
+     * If-Match names another version: the result changed since it was read
+     */
+    412: Problem;
     /**
      * Request body too large
      */
@@ -3624,6 +3648,14 @@ export type GetGameResponse = GetGameResponses[keyof GetGameResponses];
 
 export type CorrectGameData = {
     body: GameIn;
+    headers?: {
+        /**
+         * If-Match
+         *
+         * Change the result only if it is still at this version: its ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
+         */
+        'if-match'?: string | null;
+    };
     path: {
         /**
          * Ladder
@@ -3655,6 +3687,10 @@ export type CorrectGameErrors = {
      * Conflicts with what is stored
      */
     409: Problem;
+    /**
+     * If-Match names another version: the result changed since it was read
+     */
+    412: Problem;
     /**
      * Request body too large
      */
@@ -4288,6 +4324,14 @@ export type ListTournamentsResponse = ListTournamentsResponses[keyof ListTournam
 
 export type VoidTournamentData = {
     body?: never;
+    headers?: {
+        /**
+         * If-Match
+         *
+         * Change the result only if it is still at this version: its ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
+         */
+        'if-match'?: string | null;
+    };
     path: {
         /**
          * Ladder
@@ -4319,6 +4363,10 @@ export type VoidTournamentErrors = {
      * Conflicts with what is stored
      */
     409: Problem;
+    /**
+     * If-Match names another version: the result changed since it was read
+     */
+    412: Problem;
     /**
      * Request body too large
      */
@@ -4412,6 +4460,14 @@ export type GetTournamentResponse = GetTournamentResponses[keyof GetTournamentRe
 
 export type CorrectTournamentData = {
     body: TournamentIn;
+    headers?: {
+        /**
+         * If-Match
+         *
+         * Change the result only if it is still at this version: its ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
+         */
+        'if-match'?: string | null;
+    };
     path: {
         /**
          * Ladder
@@ -4443,6 +4499,10 @@ export type CorrectTournamentErrors = {
      * Conflicts with what is stored
      */
     409: Problem;
+    /**
+     * If-Match names another version: the result changed since it was read
+     */
+    412: Problem;
     /**
      * Request body too large
      */

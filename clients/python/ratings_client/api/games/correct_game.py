@@ -11,6 +11,7 @@ from ... import errors
 from ...models.game_in import GameIn
 from ...models.game_out import GameOut
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -20,9 +21,13 @@ def _get_kwargs(
     game_id: str,
     *,
     body: GameIn,
+    if_match: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["if-match"] = if_match
+
 
 
     
@@ -79,6 +84,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_409
 
+    if response.status_code == 412:
+        response_412 = Problem.from_dict(response.json())
+
+
+
+        return response_412
+
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
@@ -128,15 +140,19 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: GameIn,
+    if_match: None | str | Unset = UNSET,
 
 ) -> Response[GameOut | Problem]:
     """ Correct Game
 
-     Correct a stored game; every later rating is recomputed.
+     Correct a stored game; every later rating is recomputed. With If-Match, only if the
+    game is still at that version (412 otherwise).
 
     Args:
         ladder (str):
         game_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
         body (GameIn):
 
     Raises:
@@ -152,6 +168,7 @@ def sync_detailed(
         ladder=ladder,
 game_id=game_id,
 body=body,
+if_match=if_match,
 
     )
 
@@ -167,15 +184,19 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: GameIn,
+    if_match: None | str | Unset = UNSET,
 
 ) -> GameOut | Problem | None:
     """ Correct Game
 
-     Correct a stored game; every later rating is recomputed.
+     Correct a stored game; every later rating is recomputed. With If-Match, only if the
+    game is still at that version (412 otherwise).
 
     Args:
         ladder (str):
         game_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
         body (GameIn):
 
     Raises:
@@ -192,6 +213,7 @@ def sync(
 game_id=game_id,
 client=client,
 body=body,
+if_match=if_match,
 
     ).parsed
 
@@ -201,15 +223,19 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: GameIn,
+    if_match: None | str | Unset = UNSET,
 
 ) -> Response[GameOut | Problem]:
     """ Correct Game
 
-     Correct a stored game; every later rating is recomputed.
+     Correct a stored game; every later rating is recomputed. With If-Match, only if the
+    game is still at that version (412 otherwise).
 
     Args:
         ladder (str):
         game_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
         body (GameIn):
 
     Raises:
@@ -225,6 +251,7 @@ async def asyncio_detailed(
         ladder=ladder,
 game_id=game_id,
 body=body,
+if_match=if_match,
 
     )
 
@@ -240,15 +267,19 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: GameIn,
+    if_match: None | str | Unset = UNSET,
 
 ) -> GameOut | Problem | None:
     """ Correct Game
 
-     Correct a stored game; every later rating is recomputed.
+     Correct a stored game; every later rating is recomputed. With If-Match, only if the
+    game is still at that version (412 otherwise).
 
     Args:
         ladder (str):
         game_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
         body (GameIn):
 
     Raises:
@@ -265,5 +296,6 @@ async def asyncio(
 game_id=game_id,
 client=client,
 body=body,
+if_match=if_match,
 
     )).parsed

@@ -123,7 +123,8 @@ def sync_detailed(
 ) -> Response[GameOut | Problem]:
     """ Get Game
 
-     A stored game with the rating changes it made (voided ones too, marked so).
+     A stored game with the rating changes it made (voided ones too, marked so); its ETag
+    names its version, for If-Match on PUT and DELETE.
 
     Args:
         ladder (str):
@@ -159,7 +160,8 @@ def sync(
 ) -> GameOut | Problem | None:
     """ Get Game
 
-     A stored game with the rating changes it made (voided ones too, marked so).
+     A stored game with the rating changes it made (voided ones too, marked so); its ETag
+    names its version, for If-Match on PUT and DELETE.
 
     Args:
         ladder (str):
@@ -190,7 +192,8 @@ async def asyncio_detailed(
 ) -> Response[GameOut | Problem]:
     """ Get Game
 
-     A stored game with the rating changes it made (voided ones too, marked so).
+     A stored game with the rating changes it made (voided ones too, marked so); its ETag
+    names its version, for If-Match on PUT and DELETE.
 
     Args:
         ladder (str):
@@ -226,7 +229,8 @@ async def asyncio(
 ) -> GameOut | Problem | None:
     """ Get Game
 
-     A stored game with the rating changes it made (voided ones too, marked so).
+     A stored game with the rating changes it made (voided ones too, marked so); its ETag
+    names its version, for If-Match on PUT and DELETE.
 
     Args:
         ladder (str):

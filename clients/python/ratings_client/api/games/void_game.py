@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.game_out import GameOut
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -17,9 +18,15 @@ from typing import cast
 def _get_kwargs(
     ladder: str,
     game_id: str,
+    *,
+    if_match: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["if-match"] = if_match
+
+
 
     
 
@@ -31,6 +38,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -70,6 +78,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_409
+
+    if response.status_code == 412:
+        response_412 = Problem.from_dict(response.json())
+
+
+
+        return response_412
 
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
@@ -119,15 +134,19 @@ def sync_detailed(
     game_id: str,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 
 ) -> Response[GameOut | Problem]:
     """ Void Game
 
      Void a game: it stays in history as voided and every later rating is recomputed.
+    With If-Match, only if the game is still at that version (412 otherwise).
 
     Args:
         ladder (str):
         game_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,6 +160,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         ladder=ladder,
 game_id=game_id,
+if_match=if_match,
 
     )
 
@@ -155,15 +175,19 @@ def sync(
     game_id: str,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 
 ) -> GameOut | Problem | None:
     """ Void Game
 
      Void a game: it stays in history as voided and every later rating is recomputed.
+    With If-Match, only if the game is still at that version (412 otherwise).
 
     Args:
         ladder (str):
         game_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,6 +202,7 @@ def sync(
         ladder=ladder,
 game_id=game_id,
 client=client,
+if_match=if_match,
 
     ).parsed
 
@@ -186,15 +211,19 @@ async def asyncio_detailed(
     game_id: str,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 
 ) -> Response[GameOut | Problem]:
     """ Void Game
 
      Void a game: it stays in history as voided and every later rating is recomputed.
+    With If-Match, only if the game is still at that version (412 otherwise).
 
     Args:
         ladder (str):
         game_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,6 +237,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         ladder=ladder,
 game_id=game_id,
+if_match=if_match,
 
     )
 
@@ -222,15 +252,19 @@ async def asyncio(
     game_id: str,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 
 ) -> GameOut | Problem | None:
     """ Void Game
 
      Void a game: it stays in history as voided and every later rating is recomputed.
+    With If-Match, only if the game is still at that version (412 otherwise).
 
     Args:
         ladder (str):
         game_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -245,5 +279,6 @@ async def asyncio(
         ladder=ladder,
 game_id=game_id,
 client=client,
+if_match=if_match,
 
     )).parsed

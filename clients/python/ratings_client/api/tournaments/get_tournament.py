@@ -123,7 +123,8 @@ def sync_detailed(
 ) -> Response[Problem | TournamentOut]:
     """ Get Tournament
 
-     A stored tournament with the rating changes it made (voided ones too, marked so).
+     A stored tournament with the rating changes it made (voided ones too, marked so); its
+    ETag names its version, for If-Match on PUT and DELETE.
 
     Args:
         ladder (str):
@@ -159,7 +160,8 @@ def sync(
 ) -> Problem | TournamentOut | None:
     """ Get Tournament
 
-     A stored tournament with the rating changes it made (voided ones too, marked so).
+     A stored tournament with the rating changes it made (voided ones too, marked so); its
+    ETag names its version, for If-Match on PUT and DELETE.
 
     Args:
         ladder (str):
@@ -190,7 +192,8 @@ async def asyncio_detailed(
 ) -> Response[Problem | TournamentOut]:
     """ Get Tournament
 
-     A stored tournament with the rating changes it made (voided ones too, marked so).
+     A stored tournament with the rating changes it made (voided ones too, marked so); its
+    ETag names its version, for If-Match on PUT and DELETE.
 
     Args:
         ladder (str):
@@ -226,7 +229,8 @@ async def asyncio(
 ) -> Problem | TournamentOut | None:
     """ Get Tournament
 
-     A stored tournament with the rating changes it made (voided ones too, marked so).
+     A stored tournament with the rating changes it made (voided ones too, marked so); its
+    ETag names its version, for If-Match on PUT and DELETE.
 
     Args:
         ladder (str):

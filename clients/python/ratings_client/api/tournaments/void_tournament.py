@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.problem import Problem
 from ...models.tournament_out import TournamentOut
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -17,9 +18,15 @@ from typing import cast
 def _get_kwargs(
     ladder: str,
     tournament_id: str,
+    *,
+    if_match: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["if-match"] = if_match
+
+
 
     
 
@@ -31,6 +38,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -70,6 +78,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_409
+
+    if response.status_code == 412:
+        response_412 = Problem.from_dict(response.json())
+
+
+
+        return response_412
 
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
@@ -119,16 +134,20 @@ def sync_detailed(
     tournament_id: str,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 
 ) -> Response[Problem | TournamentOut]:
     """ Void Tournament
 
      Void a tournament: it stays in history as voided and every later rating is
-    recomputed.
+    recomputed. With If-Match, only if the tournament is still at that version (412
+    otherwise).
 
     Args:
         ladder (str):
         tournament_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,6 +161,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         ladder=ladder,
 tournament_id=tournament_id,
+if_match=if_match,
 
     )
 
@@ -156,16 +176,20 @@ def sync(
     tournament_id: str,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 
 ) -> Problem | TournamentOut | None:
     """ Void Tournament
 
      Void a tournament: it stays in history as voided and every later rating is
-    recomputed.
+    recomputed. With If-Match, only if the tournament is still at that version (412
+    otherwise).
 
     Args:
         ladder (str):
         tournament_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,6 +204,7 @@ def sync(
         ladder=ladder,
 tournament_id=tournament_id,
 client=client,
+if_match=if_match,
 
     ).parsed
 
@@ -188,16 +213,20 @@ async def asyncio_detailed(
     tournament_id: str,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 
 ) -> Response[Problem | TournamentOut]:
     """ Void Tournament
 
      Void a tournament: it stays in history as voided and every later rating is
-    recomputed.
+    recomputed. With If-Match, only if the tournament is still at that version (412
+    otherwise).
 
     Args:
         ladder (str):
         tournament_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -211,6 +240,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         ladder=ladder,
 tournament_id=tournament_id,
+if_match=if_match,
 
     )
 
@@ -225,16 +255,20 @@ async def asyncio(
     tournament_id: str,
     *,
     client: AuthenticatedClient,
+    if_match: None | str | Unset = UNSET,
 
 ) -> Problem | TournamentOut | None:
     """ Void Tournament
 
      Void a tournament: it stays in history as voided and every later rating is
-    recomputed.
+    recomputed. With If-Match, only if the tournament is still at that version (412
+    otherwise).
 
     Args:
         ladder (str):
         tournament_id (str):
+        if_match (None | str | Unset): Change the result only if it is still at this version: its
+            ETag, as a GET or the last write returned (412 otherwise, and nothing changes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -249,5 +283,6 @@ async def asyncio(
         ladder=ladder,
 tournament_id=tournament_id,
 client=client,
+if_match=if_match,
 
     )).parsed
