@@ -16,6 +16,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
   document.title = `${ladder.title || ladder.id} · Ratings`;
 
   const byRanking = system.rank_by === "ranking_value";
+  const tournaments = system.kind === "tournament";
   const names = labels(system, ladder);
   const search = h("input", { type: "search", name: "q", placeholder: "Player name or id", autocomplete: "off" });
   // The national ranking: the server ranks that country's players among themselves.
@@ -25,7 +26,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
   });
   const sort = h("select", { name: "sort" },
     option("rating", byRanking ? names.ranking : names.rating, "rating"),
-    option("name", "Name"), option("games", "Games"));
+    option("name", "Name"), option("games", tournaments ? "Events" : "Games"));
   const order = h("select", { name: "order" },
     option("", "Default", ""), option("desc", "Descending"), option("asc", "Ascending"));
   // Empty until the reader sets it: the server applies the system's default and echoes it.
@@ -70,8 +71,17 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
       showDeviation && [numTh(names.deviation), (e) => numCell(e.deviation, { field: "deviation" })],
       showRanking && [numTh(names.ranking, "The value that orders the leaderboard"),
         (e) => numCell(e.ranking_value, { field: "ranking_value" })],
-      [numTh("Games"), (e) => h("td", { class: "num", "data-field": "games", "data-value": e.games }, e.games)],
-      [numTh("Win rate"), (e) => numCell(e.win_rate, { format: "percent", field: "win_rate", digits: 1 })],
+      [numTh(tournaments ? "Events" : "Games"),
+        (e) => h("td", { class: "num", "data-field": "games", "data-value": e.games }, e.games)],
+      // Tournaments are placings, not wins and losses: a tournament ladder shows its events'.
+      ...(tournaments ? [
+        [numTh("Best", "Best place"), (e) => numCell(e.event_statistics?.best_place, { field: "best_place", digits: 0 })],
+        [numTh("Top 3", "Events finished 1st, 2nd or 3rd"), (e) => numCell(e.event_statistics?.top3, { field: "top3", digits: 0 })],
+        [numTh("Mean percentile", "Mean of (n − rank) / (n − 1): 100% first, 0% last"),
+          (e) => numCell(e.event_statistics?.mean_percentile, { format: "percent", field: "mean_percentile", digits: 1 })],
+      ] : [
+        [numTh("Win rate"), (e) => numCell(e.win_rate, { format: "percent", field: "win_rate", digits: 1 })],
+      ]),
       ["Last played", (e) => h("td", { "data-field": "last_played_at" }, when(e.last_played_at))],
     ].filter(Boolean);
     const head = columns.map(([label]) => label);
