@@ -129,7 +129,10 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         BodyLimit,
         max_bytes=settings.max_body_bytes,
         # The largest batch allowed must fit (Settings.batch_body_limit).
-        route_limits={("POST", "/games/batch"): settings.batch_body_limit},
+        route_limits={
+            ("POST", "/games/batch"): settings.batch_body_limit,
+            ("POST", "/tournaments/batch"): settings.batch_body_limit,
+        },
         discard=settings.max_discard_bytes,
     )
     app.add_middleware(RequestContext)

@@ -243,12 +243,15 @@ def check_sizes(
     players: int | None = None,
     standings: int | None = None,
     games: int | None = None,
+    tournaments: int | None = None,
 ) -> None:
     """The configurable request limits (422 naming the field and the limit)."""
     limits = (
         ("players", players, settings.max_players_per_game),
         ("standings", standings, settings.max_standings),
         ("games", games, settings.max_batch_games),
+        # A batch of tournaments takes as many events as one of games.
+        ("tournaments", tournaments, settings.max_batch_games),
     )
     for field, count, limit in limits:
         if count is not None and count > limit:
