@@ -69,7 +69,7 @@ function changesTable(ladder, entries, names) {
   glicko ? h("td", { class: "num", "data-field": "deviation" },
     `${num(e.deviation_before)} → ${num(e.deviation_after)}`) : null,
   h("td", { class: "details-cell" }, renderDetails(e.details))));
-  // Newest first for reading; the # column matches the chart's x axis.
+  // Newest first for reading; # numbers the changes oldest first, as the chart's points run.
   rows.reverse();
   return table({
     className: "history",
