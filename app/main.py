@@ -122,7 +122,14 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             allow_credentials=False,
             allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
-            expose_headers=["X-Request-ID", "Retry-After"],
+            # A page reads its rate limit too (docs/api.md "Calling from a browser").
+            expose_headers=[
+                "X-Request-ID",
+                "Retry-After",
+                "RateLimit-Limit",
+                "RateLimit-Remaining",
+                "RateLimit-Reset",
+            ],
             max_age=600,
         )
     app.add_middleware(

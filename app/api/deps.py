@@ -85,8 +85,13 @@ def _per_app(request: Request, name: str, make: Callable[[], T]) -> T:
     return value
 
 
-def _address_limit(request: Request) -> auth.AddressLimit:
-    return _per_app(request, "address_limit", auth.AddressLimit)
+async def _count_address(request: Request, weight: int = 1) -> None:
+    """Count a read without a key against its client address (shared by the replicas)."""
+    state = request.app.state
+    limit = state.settings.public_reads_per_minute
+    address = client_address(request)
+    counted = await anyio.to_thread.run_sync(auth.count_address, state.db, address, limit, weight)
+    request.state.rate_limit = counted
 
 
 def client_address(request: Request) -> str:
@@ -118,8 +123,7 @@ def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
     async def dependency(request: Request, credentials: Credentials) -> Principal:
         settings = request.app.state.settings
         if scope == auth.READ and settings.public_reads:
-            limit = settings.public_reads_per_minute
-            request.state.rate_limit = _address_limit(request).count(client_address(request), limit)
+            await _count_address(request)
             return auth.PUBLIC_READER
         principal = await _verified(request, _caller(settings, credentials, scope))
         principal.require_scope(scope)
@@ -204,10 +208,7 @@ async def charge(request: Request, caller: Principal, settings: Settings, weight
     if extra <= 0 or caller.is_admin:
         return
     if caller is auth.PUBLIC_READER:
-        limit = settings.public_reads_per_minute
-        request.state.rate_limit = _address_limit(request).count(
-            client_address(request), limit, extra
-        )
+        await _count_address(request, extra)
         return
     db: Database = request.app.state.db
     per_minute = settings.rate_limit_per_minute
