@@ -202,9 +202,11 @@ def import_file(
     skip_invalid: bool,
     chunk: int,
     update: bool = False,
+    system: str | None = None,
 ) -> int:
     """``ratings import``: validate every line, report the bad ones, apply in time order.
-    ``update``: a line whose id is stored with a different body corrects it (as PUT does)."""
+    ``update``: a line whose id is stored with a different body corrects it (as PUT does).
+    ``system``: the system of a ladder to create, for a file without a header (CSV)."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -229,6 +231,9 @@ def import_file(
         except (OSError, UnicodeDecodeError) as exc:
             console.print(f"[red]error:[/red] cannot read {path}: {exc}")
             return 2
+        if parsed.header is None and system is not None:
+            # A CSV file has no header line: --system stands for one (default parameters).
+            parsed.header = {"id": ladder_id, "system": system}
         try:
             items, errors = bulk.to_items(database, ladder_id, parsed, update=update)
         except DomainError as exc:
@@ -527,6 +532,11 @@ def main(argv: list[str] | None = None) -> None:
     load.add_argument("--skip-invalid", action="store_true", help="import the valid lines")
     load.add_argument("--chunk", type=int, default=20_000, help="events per transaction")
     load.add_argument(
+        "--system",
+        help="create the ladder with this system if it does not exist (for files without a "
+        "header line, such as CSV)",
+    )
+    load.add_argument(
         "--update",
         action="store_true",
         help="a line whose id is stored with a different body corrects it (as PUT does)",
@@ -582,7 +592,13 @@ def _database_command(args: argparse.Namespace) -> int:
             return recompute(args.ladder, args.start)
         if args.command == "import":
             return import_file(
-                args.file, args.ladder, args.format, args.skip_invalid, args.chunk, args.update
+                args.file,
+                args.ladder,
+                args.format,
+                args.skip_invalid,
+                args.chunk,
+                args.update,
+                args.system,
             )
         if args.command == "evaluate":
             return evaluate_ladder(args)

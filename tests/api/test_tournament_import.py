@@ -268,3 +268,19 @@ async def test_update_of_a_json_lines_game_file(
     assert "1 corrected, 0 unchanged, 0 new" in capsys.readouterr().err
     # Elo, K 32, equal ratings: the winner gains 16.
     assert await ratings(client, "club") == {"y": 1516.0, "x": 1484.0}
+
+
+async def test_a_csv_season_creates_its_ladder_with_system(
+    client: httpx.AsyncClient, database: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CSV file has no header line to create the ladder from: --system stands for one."""
+    path = tmp_path / "wbc.csv"
+    path.write_text(WBC_CSV)
+    assert run_cli(monkeypatch, database, "import", str(path), "--ladder", "new") == 2
+    code = run_cli(
+        monkeypatch, database, "import", str(path), "--ladder", "new", "--system", "dptr"
+    )
+    assert code == 0
+    ladder = (await client.get("/ladders/new")).json()
+    assert (ladder["system"], ladder["tournaments"]) == ("dptr", 1)
+    assert (await ratings(client, "new"))["chris-brand"] == pytest.approx(after(5))
