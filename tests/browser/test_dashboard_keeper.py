@@ -57,6 +57,10 @@ EXPECTED = {
 }
 
 
+LOBBY = {"a1": 1600, "a2": 1600, "a3": 1600, "b1": 1400, "b2": 1400}
+LOBBY |= {f"s{i}": 1500 for i in range(1, 6)}
+
+
 @pytest.fixture(scope="module")
 def api(server: str) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=server, headers=AUTH, timeout=10) as http:
@@ -71,6 +75,11 @@ def api(server: str) -> Iterator[httpx.Client]:
         _post(http, "/games", _game("club", "g2", 1, "plain", "@at", "comma"))
         for player, name in (("plain", '=HYPERLINK("http://x")'), ("comma", "Doe, Jane")):
             assert http.put(f"/players/{player}", json={"name": name}).status_code == 200
+        # A lobby of ten (issue 40, item 7): parties of three at 1600 and two at 1400.
+        _post(http, "/ladders", {"id": "lobby", "system": "elo"})
+        for player, rating in LOBBY.items():
+            body = {"rating": rating, "at": "2025-01-01T00:00:00Z"}
+            assert http.put(f"/ladders/lobby/players/{player}", json=body).status_code == 200
         yield http
 
 
@@ -202,3 +211,36 @@ def test_history_chart_x_axis_is_time(page: Page, server: str) -> None:
     assert times[0] == datetime(2025, 1, 10, tzinfo=UTC)
     assert "time of the change" in page.inner_text("figure.chart-box figcaption")
     _shot(page, "keeper-chart-time")
+
+
+def test_balance_tool_spreads_premades(page: Page, server: str, api: httpx.Client) -> None:
+    """The balance tool sends the party policy: spread (the default) puts the party of three
+    and the party of two on different sides (means 1560 and 1460: tests/engine); "most even
+    only" stacks them (1520 against the solos' 1500)."""
+    _goto(page, server, "ladders/lobby/balance", "balance")
+    page.fill("form.balance input[name=player]", ", ".join(LOBBY))
+    page.press("form.balance input[name=player]", "Enter")
+    for player in LOBBY:
+        if player[0] in "ab":
+            page.fill(f'table.chosen tr[data-player="{player}"] input[name=party]', player[0])
+
+    def split() -> dict[frozenset[str], float]:
+        page.click("form.balance button[type=submit]")
+        page.wait_for_selector('.results[data-ready="true"][aria-busy="false"]')
+        rows: list[list[Any]] = page.eval_on_selector_all(
+            "table.split.best tbody tr",
+            """rs => rs.map(r => [[...r.querySelectorAll('.member')].map(m => m.dataset.player),
+                Number(r.querySelector('[data-field=rating]').dataset.value)])""",
+        )
+        return {frozenset(players): rating for players, rating in rows}
+
+    assert split() == {
+        frozenset({"a1", "a2", "a3", "s1", "s2"}): 1560,
+        frozenset({"b1", "b2", "s3", "s4", "s5"}): 1460,
+    }
+    _shot(page, "keeper-balance-spread")
+    page.select_option("select[name=party_policy]", "together")
+    assert split() == {
+        frozenset({"a1", "a2", "a3", "b1", "b2"}): 1520,
+        frozenset({"s1", "s2", "s3", "s4", "s5"}): 1500,
+    }
