@@ -264,8 +264,18 @@ def _database() -> Database:
     return Database(settings.database_url, busy_timeout=settings.sqlite_busy_timeout)
 
 
-def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool, chunk: int) -> int:
-    """``ratings import``: validate every line, report the bad ones, apply in time order."""
+def import_file(
+    path: Path,
+    ladder_id: str,
+    fmt: str | None,
+    skip_invalid: bool,
+    chunk: int,
+    update: bool = False,
+    system: str | None = None,
+) -> int:
+    """``ratings import``: validate every line, report the bad ones, apply in time order.
+    ``update``: a line whose id is stored with a different body corrects it (as PUT does).
+    ``system``: the system of a ladder to create, for a file without a header (CSV)."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -290,9 +300,12 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
         except (OSError, UnicodeDecodeError) as exc:
             console.print(f"[red]error:[/red] cannot read {path}: {exc}")
             return 2
+        if parsed.header is None and system is not None:
+            # A CSV file has no header line: --system stands for one (default parameters).
+            parsed.header = {"id": ladder_id, "system": system}
         try:
             tolerance = get_settings().future_tolerance_seconds
-            items, errors = bulk.to_items(database, ladder_id, parsed, tolerance)
+            items, errors = bulk.to_items(database, ladder_id, parsed, tolerance, update=update)
         except DomainError as exc:
             console.print(f"[red]error:[/red] {exc.detail}")
             return 2
@@ -314,6 +327,15 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
             console.print(f"imported {count} profile(s); no game or tournament")
             return 0
         bulk.ensure_ladder(database, ladder_id, parsed.header)
+        events = [item for _, item in items]
+        corrected = 0
+        if update:
+            corrections, events = bulk.split_corrections(database, ladder_id, events)
+            try:
+                corrected = bulk.apply_corrections(database, ladder_id, corrections)
+            except DomainError as exc:
+                console.print(f"[red]error:[/red] {exc.detail}; nothing else was imported")
+                return 1
         with Progress(
             TextColumn("importing"),
             BarColumn(),
@@ -323,7 +345,7 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
             TimeRemainingColumn(),
             console=console,
         ) as progress:
-            task = progress.add_task("import", total=len(items), rate="-")
+            task = progress.add_task("import", total=len(events), rate="-")
 
             def advance(count: int) -> None:
                 progress.advance(task, count)
@@ -331,9 +353,7 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
                 progress.update(task, rate=f"{speed:,.0f}" if speed else "-")
 
             try:
-                created, existing = bulk.apply_in_chunks(
-                    database, [item for _, item in items], chunk, advance
-                )
+                created, existing = bulk.apply_in_chunks(database, events, chunk, advance)
             except DomainError as exc:
                 done = int(progress.tasks[0].completed)
                 console.print(
@@ -342,6 +362,13 @@ def import_file(path: Path, ladder_id: str, fmt: str | None, skip_invalid: bool,
                 )
                 return 1
         count = bulk.apply_profiles(database, profiles)
+        if update:
+            console.print(
+                f"{corrected} corrected, {existing} unchanged, {created} new, "
+                f"{len(errors)} skipped, in ladder {ladder_id}"
+                + (f"; {count} profile(s)" if count else "")
+            )
+            return 0
         console.print(
             f"imported {created} new event(s), {existing} already present, "
             f"{len(errors)} skipped, into ladder {ladder_id}"
@@ -574,6 +601,16 @@ def main(argv: list[str] | None = None) -> None:
     load.add_argument("--format", choices=("jsonl", "csv"), help="default: by file extension")
     load.add_argument("--skip-invalid", action="store_true", help="import the valid lines")
     load.add_argument("--chunk", type=int, default=20_000, help="events per transaction")
+    load.add_argument(
+        "--system",
+        help="create the ladder with this system if it does not exist (for files without a "
+        "header line, such as CSV)",
+    )
+    load.add_argument(
+        "--update",
+        action="store_true",
+        help="a line whose id is stored with a different body corrects it (as PUT does)",
+    )
     dump = commands.add_parser("export", help="export a ladder's history as JSON Lines")
     dump.add_argument("--ladder", required=True)
     dump.add_argument("--output", type=Path, help="default: standard output")
@@ -624,7 +661,15 @@ def _database_command(args: argparse.Namespace) -> int:
         if args.command == "recompute":
             return recompute(args.ladder, args.start)
         if args.command == "import":
-            return import_file(args.file, args.ladder, args.format, args.skip_invalid, args.chunk)
+            return import_file(
+                args.file,
+                args.ladder,
+                args.format,
+                args.skip_invalid,
+                args.chunk,
+                args.update,
+                args.system,
+            )
         if args.command == "evaluate":
             return evaluate_ladder(args)
         if args.command == "tune":

@@ -143,14 +143,25 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             allow_credentials=False,
             allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "X-Request-ID", "If-Match"],
-            expose_headers=["X-Request-ID", "Retry-After", "ETag"],
+            # A page reads its rate limit too (docs/api.md "Calling from a browser").
+            expose_headers=[
+                "X-Request-ID",
+                "Retry-After",
+                "ETag",
+                "RateLimit-Limit",
+                "RateLimit-Remaining",
+                "RateLimit-Reset",
+            ],
             max_age=600,
         )
     app.add_middleware(
         BodyLimit,
         max_bytes=settings.max_body_bytes,
         # The largest batch allowed must fit (Settings.batch_body_limit).
-        route_limits={("POST", "/games/batch"): settings.batch_body_limit},
+        route_limits={
+            ("POST", "/games/batch"): settings.batch_body_limit,
+            ("POST", "/tournaments/batch"): settings.batch_body_limit,
+        },
         discard=settings.max_discard_bytes,
     )
     app.add_middleware(RequestContext)

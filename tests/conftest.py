@@ -35,6 +35,7 @@ TABLES = (
     "tournament_teams",
     "player_profiles",
     "rate_windows",
+    "address_windows",
     "api_keys",
     "ladders",
 )

@@ -91,8 +91,13 @@ def _per_app(request: Request, name: str, make: Callable[[], T]) -> T:
     return value
 
 
-def _address_limit(request: Request) -> auth.AddressLimit:
-    return _per_app(request, "address_limit", auth.AddressLimit)
+async def _count_address(request: Request, weight: int = 1) -> None:
+    """Count a read without a key against its client address (shared by the replicas)."""
+    state = request.app.state
+    limit = state.settings.public_reads_per_minute
+    address = client_address(request)
+    counted = await anyio.to_thread.run_sync(auth.count_address, state.db, address, limit, weight)
+    request.state.rate_limit = counted
 
 
 def client_address(request: Request) -> str:
@@ -126,8 +131,7 @@ def requires(scope: str) -> Callable[..., Awaitable[Principal]]:
         # Public reads are for callers without a token; one that shows a token is who the
         # token says (the admin is never limited, a key counts against its own limit).
         if scope == auth.READ and settings.public_reads and not _has_token(credentials):
-            limit = settings.public_reads_per_minute
-            request.state.rate_limit = _address_limit(request).count(client_address(request), limit)
+            await _count_address(request)
             return auth.PUBLIC_READER
         principal = await _verified(request, _caller(settings, credentials, scope))
         principal.require_scope(scope)
@@ -212,10 +216,7 @@ async def charge(request: Request, caller: Principal, settings: Settings, weight
     if extra <= 0 or caller.is_admin:
         return
     if caller is auth.PUBLIC_READER:
-        limit = settings.public_reads_per_minute
-        request.state.rate_limit = _address_limit(request).count(
-            client_address(request), limit, extra
-        )
+        await _count_address(request, extra)
         return
     db: Database = request.app.state.db
     per_minute = settings.rate_limit_per_minute
@@ -251,12 +252,15 @@ def check_sizes(
     players: int | None = None,
     standings: int | None = None,
     games: int | None = None,
+    tournaments: int | None = None,
 ) -> None:
     """The configurable request limits (422 naming the field and the limit)."""
     limits = (
         ("players", players, settings.max_players_per_game),
         ("standings", standings, settings.max_standings),
         ("games", games, settings.max_batch_games),
+        # A batch of tournaments takes as many events as one of games.
+        ("tournaments", tournaments, settings.max_batch_games),
     )
     for field, count, limit in limits:
         if count is not None and count > limit:

@@ -39,6 +39,9 @@ STANDINGS = "standings"
 WIN = "win"
 DRAW = "draw"
 LOSS = "loss"
+#: A tournament placing: counts as an event played (``games``, ``last_played_at``) but in no
+#: win/draw/loss statistic (API.md "Lists"); its own statistics are read from the ranks.
+PLACED = "placed"
 
 
 def event_keys(info: SystemInfo, event: LadderEvent) -> list[PlayerKey]:
@@ -74,7 +77,8 @@ def event_outcomes(event: LadderEvent) -> list[str | None]:
     """Each touched key's win, draw or loss for the statistics, in :func:`event_keys` order.
 
     A side's result is each member's (SYSTEMS.md "Teams"): the sole best side wins, sides
-    sharing the best rank draw, the rest lose. Adjustments have none."""
+    sharing the best rank draw, the rest lose. A tournament's standings are placings, not
+    wins or losses (SYSTEMS.md: tournaments count in no statistic). Adjustments have none."""
     if isinstance(event, Game):
         if not event.has_teams:
             return outcomes_by_rank(event_ranks(event))
@@ -85,7 +89,9 @@ def event_outcomes(event: LadderEvent) -> list[str | None]:
             for index in side.indices:
                 outcomes[index] = outcome
         return outcomes
-    return outcomes_by_rank(event_ranks(event))
+    if isinstance(event, Tournament):
+        return [PLACED for _ in event.standings]
+    return [None]
 
 
 def outcomes_by_rank(ranks: list[int | None]) -> list[str | None]:

@@ -10,6 +10,16 @@ flip, 0 = a foregone result). None where the system defines no pair probability.
 **Balance**: the players are split into ``teams`` sides whose sizes differ by at most one,
 every party (players who queue together) on one side, with the highest quality.
 
+**Parties** (:data:`SPREAD`, the default, or :data:`TOGETHER`): premade players, those in a
+party of two or more, coordinate in ways their ratings do not show, so a split that puts every
+premade on one side against solo players is unfair even at equal ratings (teiserver's balancer
+penalises such "stacked" parties for the same reason). Under ``spread`` a split's **stacking**,
+the largest number of premade players on one side minus the smallest, is minimised first, and
+the quality decides among the splits of least stacking: ten players with parties of three and
+two get the three on one side and the two on the other (stacking 1), never five premades
+against five solos (stacking 5). Under ``together`` only the quality counts (stacking 0 for
+every split), as before the policy existed.
+
 - Up to :data:`EXACT_PLAYERS` players the search is exhaustive, within
   :data:`MAX_EXACT_WORK` (always for two sides). Sides are unlabelled, so each
   split is generated once: side 1 holds the first player not yet placed, side 2 the first
@@ -72,6 +82,9 @@ CHECK_EVERY = 512
 
 #: A split: its sides, each a sorted tuple of player indices, sorted by their first index.
 SplitKey = tuple[tuple[int, ...], ...]
+#: Party policies (module docstring).
+SPREAD = "spread"
+TOGETHER = "together"
 Check = Callable[[], None]
 
 
@@ -147,11 +160,17 @@ def quality(rater: Predictor, sides: Sequence[Sequence[PlayerState]]) -> float |
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """A split of the players into sides (player indices, as :data:`SplitKey`) and its
-    quality."""
+    """A split of the players into sides (player indices, as :data:`SplitKey`), its quality
+    and, under the ``spread`` policy, its stacking (module docstring; 0 otherwise)."""
 
     sides: SplitKey
     quality: float
+    stacking: int = 0
+
+    @property
+    def rank(self) -> tuple[int, float, SplitKey]:
+        """Better splits first: least stacking, then highest quality, then by sides."""
+        return (self.stacking, -self.quality, self.sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,22 +201,20 @@ class _Best:
     def full(self) -> bool:
         return len(self.splits) > MAX_ALTERNATIVES
 
-    @property
-    def threshold(self) -> float:
-        """The quality a split must reach to enter (only once full)."""
-        return self.splits[-1].quality
+    def excludes(self, stacking: int, quality: float) -> bool:
+        """Whether no split of at least ``stacking`` and at most ``quality`` can enter (only
+        once full)."""
+        worst = self.splits[-1]
+        return self.full and (stacking, -quality) > (worst.stacking, -worst.quality)
 
     def offer(self, split: Split) -> None:
         if split.sides in self.keys:
             return
-        if self.full and (-split.quality, split.sides) >= (
-            -self.splits[-1].quality,
-            self.splits[-1].sides,
-        ):
+        if self.full and split.rank >= self.splits[-1].rank:
             return
         self.splits.append(split)
         self.keys.add(split.sides)
-        self.splits.sort(key=lambda s: (-s.quality, s.sides))
+        self.splits.sort(key=lambda s: s.rank)
         while len(self.splits) > MAX_ALTERNATIVES + 1:
             self.keys.discard(self.splits.pop().sides)
 
@@ -217,6 +234,15 @@ class _Problem:
     rater: Predictor
     budget: int = 0
     spent: int = 0
+    spread: bool = True
+
+    def premades(self, side: Sequence[int]) -> int:
+        """The players of a side (its units) who are in a party of two or more."""
+        return sum(len(self.units[u]) for u in side if len(self.units[u]) > 1)
+
+    def stacking(self, counts: Sequence[int]) -> int:
+        """The stacking of sides holding ``counts`` premades (0 under ``together``)."""
+        return max(counts) - min(counts) if self.spread and counts else 0
 
     def members(self, units: Sequence[int]) -> list[PlayerState]:
         """The states of a side's players, in player order (so that a split's quality is
@@ -249,7 +275,8 @@ class _Problem:
         return value
 
     def split(self, sides: Sequence[Sequence[int]]) -> Split:
-        return Split(self.key(sides), self.quality(sides))
+        stacking = self.stacking([self.premades(side) for side in sides])
+        return Split(self.key(sides), self.quality(sides), stacking)
 
     def sizes_fit(self, sizes: Sequence[int]) -> bool:
         small, large, larger = side_sizes(len(self.states), self.teams)
@@ -264,10 +291,11 @@ def balance(
     parties: Sequence[Sequence[int]],
     rater: Predictor,
     check: Check = _nothing,
+    policy: str = SPREAD,
 ) -> Balance:
     """The most even split of ``states`` (players by index) into ``teams`` sides whose sizes
     differ by at most one, each of ``parties`` (lists of player indices, disjoint) on one
-    side (module docstring).
+    side, under the party ``policy`` (module docstring).
 
     Raises InvalidEvent (``teams``, ``parties``) when no such split exists, and on
     ``ladder`` when the system defines no win probability. ``check`` is called now and then
@@ -297,7 +325,7 @@ def balance(
             + [(i,) for i in range(n) if i not in in_party]
         )
     )
-    problem = _Problem(states, units, teams, rater, budget=MAX_EXACT_WORK)
+    problem = _Problem(states, units, teams, rater, budget=MAX_EXACT_WORK, spread=policy == SPREAD)
     best = _Best()
     seed = _greedy(problem)
     if seed is not None:
@@ -375,24 +403,27 @@ def _exhaustive(problem: _Problem, best: _Best, check: Check) -> None:
     completed = 0
 
     def bounded(
-        bound: float, sides: Sequence[list[PlayerState]], side: list[PlayerState]
+        bound: float, sides: Sequence[list[PlayerState]], side: list[PlayerState], stacking: int
     ) -> float | None:
         """``bound`` lowered to the quality of ``side`` with each of ``sides`` (their
-        members); None once it falls below the fourth best split (nothing completing it can
-        enter)."""
+        members); None once nothing completing them can enter: the bound falls below the
+        fourth best split, or their ``stacking`` (which more sides only raise) exceeds its."""
+        if best.full and best.excludes(stacking, bound):
+            return None
         for other in sides:
             bound = min(bound, problem.quality_of([other, side]))
-            if best.full and bound < best.threshold:
+            if best.full and best.excludes(stacking, bound):
                 return None
         return bound
 
-    def leaf(sides: list[list[int]], bound: float) -> None:
+    def leaf(sides: list[list[int]], bound: float, stacking: int) -> None:
         nonlocal completed
         if not pairwise:
             own = problem.rater.match_quality([problem.members(side) for side in sides])
             pairwise.append(own is None)
         exact = pairwise[0] or teams == 2
-        best.offer(Split(problem.key(sides), bound if exact else problem.quality(sides)))
+        value = bound if exact else problem.quality(sides)
+        best.offer(Split(problem.key(sides), value, stacking))
         completed += 1
         if completed % CHECK_EVERY == 0:
             check()
@@ -400,15 +431,17 @@ def _exhaustive(problem: _Problem, best: _Best, check: Check) -> None:
     def fill(
         sides: list[list[int]],
         members: list[list[PlayerState]],
+        premades: list[int],
         remaining: list[int],
         bound: float,
         large_left: int,
     ) -> None:
         if len(sides) == teams - 1:
             # The sizes chosen so far leave the last side exactly its size.
-            last = bounded(bound, members, problem.members(remaining))
+            stacking = problem.stacking([*premades, problem.premades(remaining)])
+            last = bounded(bound, members, problem.members(remaining), stacking)
             if last is not None:
-                leaf([*sides, remaining], last)
+                leaf([*sides, remaining], last, stacking)
             return
         anchor, rest = remaining[0], remaining[1:]
         sides_left = teams - len(sides)
@@ -423,7 +456,8 @@ def _exhaustive(problem: _Problem, best: _Best, check: Check) -> None:
                     check()
                 side = [anchor, *chosen]
                 side_members = problem.members(side)
-                value = bounded(bound, members, side_members)
+                counts = [*premades, problem.premades(side)]
+                value = bounded(bound, members, side_members, problem.stacking(counts))
                 if value is None:
                     continue
                 taken = set(chosen)
@@ -431,13 +465,14 @@ def _exhaustive(problem: _Problem, best: _Best, check: Check) -> None:
                 fill(
                     [*sides, side],
                     [*members, side_members],
+                    counts,
                     left,
                     value,
                     large_left - (target == large),
                 )
 
     # With equal sizes every side is "large": large_left counts all of them.
-    fill([], [], list(range(len(problem.units))), 1.0, larger if small != large else teams)
+    fill([], [], [], list(range(len(problem.units))), 1.0, larger if small != large else teams)
 
 
 def _subsets(problem: _Problem, units: Sequence[int], need: int) -> Iterator[list[int]]:
@@ -469,7 +504,7 @@ def _local_search(problem: _Problem, start: list[list[int]], best: _Best, check:
     deterministic) move it elsewhere, and the descent starts again from there."""
     draw = Random(KICK_SEED)
     current = [list(side) for side in start]
-    current_quality = problem.quality(current)
+    current_split = problem.split(current)
     teams = len(current)
     offset = 0
     while True:
@@ -485,10 +520,10 @@ def _local_search(problem: _Problem, start: list[list[int]], best: _Best, check:
             for n in range(len(steps)):
                 step = steps[(offset + n) % len(steps)]
                 candidate = _apply(current, step)
-                value = problem.quality(candidate)
-                best.offer(Split(problem.key(candidate), value))
-                if value > current_quality:
-                    current, current_quality = candidate, value
+                split = problem.split(candidate)
+                best.offer(split)
+                if split.rank[:2] < current_split.rank[:2]:
+                    current, current_split = candidate, split
                     offset = (offset + n) % len(steps)
                     improved = True
                     break
@@ -499,8 +534,8 @@ def _local_search(problem: _Problem, start: list[list[int]], best: _Best, check:
             if kicked is None:
                 return
             current = kicked
-            current_quality = problem.quality(current)
-            best.offer(Split(problem.key(current), current_quality))
+            current_split = problem.split(current)
+            best.offer(current_split)
 
 
 #: Steps of a kick (a few: enough to leave the local optimum's neighbourhood, not so many

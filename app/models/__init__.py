@@ -3,6 +3,7 @@
 from app.models.base import Base
 from app.models.tables import (
     NO_FACTION,
+    AddressWindow,
     ApiKey,
     Change,
     Event,
@@ -19,6 +20,7 @@ from app.models.tables import (
 
 __all__ = [
     "NO_FACTION",
+    "AddressWindow",
     "ApiKey",
     "Base",
     "Change",

@@ -294,6 +294,19 @@ class RateWindow(Base):
     count: Mapped[int] = mapped_column(Integer)
 
 
+class AddressWindow(Base):
+    """Requests without a key from one client address in one fixed window (public reads),
+    shared by every replica as a key's windows are. Only the current window is kept: the
+    first request of a window deletes the older ones."""
+
+    __tablename__ = "address_windows"
+
+    #: The address as the server sees it (IPv6 is at most 45 characters).
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+
+
 class PlayerProfile(Base):
     """A player's display name and country, shared by every ladder.
 

@@ -369,6 +369,32 @@ class ChangeRepository:
             for player, faction, games, wins, draws, losses, last in rows
         }
 
+    def placings(
+        self, ladder_id: str, players: Sequence[str], until: datetime | None = None
+    ) -> list[tuple[str, str, int, int]]:
+        """Each rated tournament placing of ``players`` (up to ``until``): player, faction,
+        rank and the number of players the event ranked, for the event statistics."""
+        mine = [
+            Change.ladder_id == ladder_id,
+            Change.player.in_(players),
+            Change.outcome == "placed",
+        ]
+        if until is not None:
+            mine.append(Change.occurred_at <= until)
+        events = select(Change.event_seq).where(*mine)
+        sizes = (
+            select(Change.event_seq, func.count().label("size"))
+            .where(Change.ladder_id == ladder_id, Change.event_seq.in_(events))
+            .group_by(Change.event_seq)
+            .subquery("sizes")
+        )
+        rows = self.session.execute(
+            select(Change.player, Change.faction, Change.rank, sizes.c.size)
+            .join(sizes, sizes.c.event_seq == Change.event_seq)
+            .where(*mine)
+        )
+        return [(player, faction, rank, size) for player, faction, rank, size in rows]
+
 
 @dataclass(frozen=True, slots=True)
 class AsOfBoard:

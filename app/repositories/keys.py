@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.orm import Session
 
-from app.models import ApiKey, RateWindow
+from app.models import AddressWindow, ApiKey, RateWindow
 
 #: What checking a request's key reads of it.
 _KEY_COLUMNS = (
@@ -26,6 +26,12 @@ _COUNT = text(
     "INSERT INTO rate_windows (key_id, window_start, count) VALUES (:key, :window, :weight) "
     "ON CONFLICT (key_id, window_start) DO UPDATE SET count = rate_windows.count + :weight "
     "RETURNING count"
+)
+
+_COUNT_ADDRESS = text(
+    "INSERT INTO address_windows (address, window_start, count) "
+    "VALUES (:address, :window, :weight) ON CONFLICT (address, window_start) "
+    "DO UPDATE SET count = address_windows.count + :weight RETURNING count"
 )
 
 
@@ -81,3 +87,15 @@ class KeyRepository:
                 RateWindow.key_id == key_id, RateWindow.window_start < window_start
             )
         )
+
+    def count_address(self, address: str, window_start: int, weight: int = 1) -> int:
+        """Add ``weight`` requests to the address's window and return the window's count
+        (one atomic upsert, as :meth:`count_requests`)."""
+        count = self.session.execute(
+            _COUNT_ADDRESS, {"address": address, "window": window_start, "weight": weight}
+        ).scalar()
+        return int(count or 0)
+
+    def forget_address_windows_before(self, window_start: int) -> None:
+        """Every address's windows before ``window_start`` (the table keeps one minute)."""
+        self.session.execute(delete(AddressWindow).where(AddressWindow.window_start < window_start))

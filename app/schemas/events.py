@@ -309,3 +309,14 @@ class GameBatchOut(ResponseModel):
     existing: int
     recomputed_events: int
     games: list[BatchItemOut]
+
+
+class TournamentBatchIn(RequestModel):
+    tournaments: list[TournamentIn] = Field(min_length=1, max_length=MAX_BATCH_GAMES)
+
+
+class TournamentBatchOut(ResponseModel):
+    created: int
+    existing: int
+    recomputed_events: int
+    tournaments: list[BatchItemOut]

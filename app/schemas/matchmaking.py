@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
@@ -28,6 +30,13 @@ class BalanceIn(RequestModel):
     players: list[BalancePlayerIn] = Field(min_length=2, max_length=MAX_BALANCE_PLAYERS)
     teams: int = Field(default=2, ge=2, le=MAX_BALANCE_PLAYERS)
     parties: list[list[Identifier]] = Field(default_factory=list, max_length=MAX_BALANCE_PLAYERS)
+    party_policy: Literal["spread", "together"] = Field(
+        default="spread",
+        description="`spread` (default): premade players (those in a party of two or more) "
+        "are spread over the sides as evenly as the parties allow, then the most even split "
+        "is taken; `together`: only the split's quality counts, so premades may be stacked on "
+        "one side. Every party stays on one side under both.",
+    )
 
     @field_validator("players")
     @classmethod
@@ -80,6 +89,7 @@ class BalanceOut(ResponseModel):
     """The most even split, and the next best (API.md "Matchmaking")."""
 
     ladder: str
+    party_policy: Literal["spread", "together"] = Field(description="The policy applied.")
     teams: list[BalancedTeam]
     quality: float
     alternatives: list[BalancedSplit]

@@ -17,6 +17,20 @@ class DecayOut(ResponseModel):
     ranking_value: float | None = Field(description="The stored ranking value, before decay.")
 
 
+class EventStatisticsOut(ResponseModel):
+    """A player's tournaments on a tournament ladder (rated, not voided; up to ``as_of``).
+    Tournaments count in no win/draw/loss statistic: these take their place."""
+
+    events: int = Field(description="Tournaments placed in.")
+    best_place: int | None = Field(description="The best (lowest) rank reached.")
+    top3: int = Field(description="Tournaments finished with rank 1, 2 or 3 (ties included).")
+    mean_percentile: float | None = Field(
+        description="Mean over the tournaments of (n − rank) / (n − 1), n the players the "
+        "tournament ranked: 1 for first, 0 for last, 0.5 for the middle; a tournament of one "
+        "player counts 1."
+    )
+
+
 class RatingOut(ResponseModel):
     faction: str | None
     rating: float
@@ -41,6 +55,11 @@ class RatingOut(ResponseModel):
     )
     decay: DecayOut | None = Field(
         default=None, description="Where the ladder decays and decay applied: what it took."
+    )
+    event_statistics: EventStatisticsOut | None = Field(
+        default=None,
+        description="On a tournament ladder, the player's tournament statistics (`wins`, "
+        "`draws`, `losses` stay 0 and the rates null there); null on a game ladder.",
     )
 
 
@@ -102,6 +121,11 @@ class LeaderboardEntry(ResponseModel):
     )
     division: str | None = None
     decay: DecayOut | None = None
+    event_statistics: EventStatisticsOut | None = Field(
+        default=None,
+        description="On a tournament ladder, the player's tournament statistics "
+        "(`win_rate` is null there); null on a game ladder.",
+    )
 
 
 class LeaderboardOut(ResponseModel):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -296,36 +295,31 @@ def count_request(
     return rate_state(per_minute, count, window, moment)
 
 
-class AddressLimit:
-    """Fixed-window rate limit per client address, for reads without a key
-    (``RATINGS_PUBLIC_READS``). Counted in this process: an address gets the limit from each
-    replica, and nothing is stored for callers who hold no key."""
+def count_address(db: Database, address: str, per_minute: int, weight: int = 1) -> RateState | None:
+    """Count ``weight`` requests without a key from ``address`` (``RATINGS_PUBLIC_READS``) in
+    the database, so every replica shares the window as for a key; its window after (None:
+    no limit), or 429 past ``per_minute``. The first request of a window forgets the older
+    windows of every address: the table holds about a minute of addresses."""
+    if per_minute <= 0:
+        return None
+    moment = time.time()
+    window = _window(moment)
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._window = 0
-        self._counts: dict[str, int] = {}
+    def work(session: Session) -> int:
+        keys = KeyRepository(session)
+        count = keys.count_address(address, window, weight)
+        if count == weight:
+            keys.forget_address_windows_before(window)
+        return count
 
-    def count(self, address: str, per_minute: int, weight: int = 1) -> RateState | None:
-        """Count ``weight`` requests of ``address``; its window after (None: no limit), or
-        429 past ``per_minute``."""
-        if per_minute <= 0:
-            return None
-        moment = time.time()
-        window = int(moment // RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS
-        with self._lock:
-            if window != self._window:
-                # A new window forgets every address: the table holds one minute at most.
-                self._window, self._counts = window, {}
-            count = self._counts.get(address, 0) + weight
-            self._counts[address] = count
-        if count > per_minute:
-            raise TooManyRequests(
-                f"more than {per_minute} requests this minute from this address without a "
-                "key; retry later, or use an API key",
-                int(window + RATE_WINDOW_SECONDS - moment) + 1,
-            )
-        return rate_state(per_minute, count, window, moment)
+    count = db.run(work)
+    if count > per_minute:
+        raise TooManyRequests(
+            f"more than {per_minute} requests this minute from this address without a "
+            "key; retry later, or use an API key",
+            int(window + RATE_WINDOW_SECONDS - moment) + 1,
+        )
+    return rate_state(per_minute, count, window, moment)
 
 
 def create_key(db: Database, secret: bytes | None, body: KeyIn) -> KeyCreated:

@@ -18,11 +18,17 @@ from app.core.database import Database
 from app.core.errors import Conflict, FieldError, Invalid, NotFound
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
-from app.schemas.events import BatchItemOut, GameBatchIn, GameBatchOut
+from app.schemas.events import (
+    BatchItemOut,
+    GameBatchIn,
+    GameBatchOut,
+    TournamentBatchIn,
+    TournamentBatchOut,
+)
 from app.services import feed
 from app.services.auth import ADMIN, Caller
 from app.services.conversion import ADJUSTMENT
-from app.services.events import new_game_event
+from app.services.events import new_game_event, new_tournament_event
 from app.services.history import NewEvent, validate
 from app.services.history import store as store_events
 from app.services.runtime import Runtime, runtime_for
@@ -107,23 +113,11 @@ class Stored:
     existing: int
 
 
-def apply(
-    db: Database,
-    items: Sequence[NewEvent],
-    caller: Caller = ADMIN,
-    check_all: Callable[[UnitOfWork], None] | None = None,
-) -> GameBatchOut:
-    """Store the (validated) items atomically; the same id with the same body is no-op."""
-    stored = store(db, items, caller, check_all)
-    return GameBatchOut(
-        created=stored.created,
-        existing=stored.existing,
-        recomputed_events=stored.recomputed_events,
-        games=[
-            BatchItemOut(ladder=ladder, id=external_id, seq=seq, status=status)
-            for ladder, external_id, seq, status in stored.outcomes
-        ],
-    )
+def _items_out(stored: Stored) -> list[BatchItemOut]:
+    return [
+        BatchItemOut(ladder=ladder, id=external_id, seq=seq, status=status)
+        for ladder, external_id, seq, status in stored.outcomes
+    ]
 
 
 def store(
@@ -132,7 +126,7 @@ def store(
     caller: Caller = ADMIN,
     check_all: Callable[[UnitOfWork], None] | None = None,
 ) -> Stored:
-    """:func:`apply` without its response (an import's chunk needs only the counts).
+    """Store the (validated) items atomically; the same id with the same body is a no-op.
     ``check_all``: refuses the items in the unit, before anything is stored."""
     by_ladder: dict[str, list[tuple[int, NewEvent]]] = {}
     for index, item in enumerate(items):
@@ -211,10 +205,40 @@ def _store_ladder(write: LadderWrite, items: list[tuple[int, NewEvent]], batch: 
 
 
 def submit_games(db: Database, body: GameBatchIn, caller: Caller = ADMIN) -> GameBatchOut:
-    """POST /games/batch: all valid and stored together, or a 422 listing every problem, in
-    one unit of work (the caller admitted to every ladder named first: a key never learns
-    which of the ladders it may not see exist)."""
+    """POST /games/batch: all valid and stored together, or a 422 listing every problem."""
     located = [(("games", index), new_game_event(game)) for index, game in enumerate(body.games)]
+    stored = _submit(db, located, caller)
+    return GameBatchOut(
+        created=stored.created,
+        existing=stored.existing,
+        recomputed_events=stored.recomputed_events,
+        games=_items_out(stored),
+    )
+
+
+def submit_tournaments(
+    db: Database, body: TournamentBatchIn, caller: Caller = ADMIN
+) -> TournamentBatchOut:
+    """POST /tournaments/batch: as :func:`submit_games`, for tournaments."""
+    located = [
+        (("tournaments", index), new_tournament_event(tournament))
+        for index, tournament in enumerate(body.tournaments)
+    ]
+    stored = _submit(db, located, caller)
+    return TournamentBatchOut(
+        created=stored.created,
+        existing=stored.existing,
+        recomputed_events=stored.recomputed_events,
+        tournaments=_items_out(stored),
+    )
+
+
+def _submit(
+    db: Database, located: Sequence[tuple[tuple[str | int, ...], NewEvent]], caller: Caller
+) -> Stored:
+    """A batch, all valid and stored together, or a 422 listing every problem, in one unit
+    of work (the caller admitted to every ladder named first: a key never learns which of the
+    ladders it may not see exist); ids already stored with the same body count as existing."""
     items = [item for _, item in located]
 
     def check_all(unit: UnitOfWork) -> None:
@@ -229,4 +253,4 @@ def submit_games(db: Database, body: GameBatchIn, caller: Caller = ADMIN) -> Gam
             count = len(errors)
             raise Invalid(f"{count} problem(s) in the batch; nothing was stored", errors=errors)
 
-    return apply(db, items, caller, check_all)
+    return store(db, items, caller, check_all)

@@ -37,7 +37,7 @@ from app.services.conversion import (
     adjustment_body,
     adjustment_to_engine,
 )
-from app.services.events import new_game_event, new_tournament_event
+from app.services.events import correct_event, new_game_event, new_tournament_event
 from app.services.history import EVENT_PAGE, NewEvent
 from app.services.import_files import ADJUSTMENT_KEY, HEADER, PROFILE_KEY, LineError, Parsed
 from app.services.ladders import create_ladder
@@ -79,16 +79,23 @@ def _message(exc: ValidationError) -> str:
 
 
 def to_items(
-    db: Database, ladder_id: str, parsed: Parsed, future_tolerance: float
+    db: Database,
+    ladder_id: str,
+    parsed: Parsed,
+    future_tolerance: float,
+    *,
+    update: bool = False,
 ) -> tuple[list[tuple[int, NewEvent]], list[LineError]]:
     """Validate every line (shape, times not in the future, then the system's rules); items
-    in file order. ``future_tolerance``: seconds a time may lie ahead of the clock."""
+    in file order. ``future_tolerance``: seconds a time may lie ahead of the clock. An id
+    already stored with a different body is an error, unless ``update`` (the line is then a
+    correction: :func:`split_corrections`)."""
     with collector_paused():
-        return _to_items(db, ladder_id, parsed, future_tolerance)
+        return _to_items(db, ladder_id, parsed, future_tolerance, update)
 
 
 def _to_items(
-    db: Database, ladder_id: str, parsed: Parsed, future_tolerance: float
+    db: Database, ladder_id: str, parsed: Parsed, future_tolerance: float, update: bool
 ) -> tuple[list[tuple[int, NewEvent]], list[LineError]]:
     runtime = _runtime_of(db, ladder_id, parsed.header)
     errors = list(parsed.errors)
@@ -130,7 +137,8 @@ def _to_items(
         items.append((number, adjustment))
     items.sort(key=lambda pair: pair[0])
     checked = batch.check(db, [((number,), item) for number, item in items], {ladder_id: runtime})
-    checked.extend(_conflicts(db, ladder_id, items))
+    if not update:
+        checked.extend(_conflicts(db, ladder_id, items))
     checked.extend(_future(items, future_tolerance))
     bad_lines = {int(e.loc[0]) for e in checked}
     errors.extend(LineError(int(e.loc[0]), _field_message(e)) for e in checked)
@@ -266,6 +274,35 @@ def _conflicts(db: Database, ladder_id: str, items: list[tuple[int, NewEvent]]) 
         ]
 
     return db.run(work, write=False)
+
+
+def split_corrections(
+    db: Database, ladder_id: str, items: list[NewEvent]
+) -> tuple[list[NewEvent], list[NewEvent]]:
+    """An update's items: (corrections: ids stored with a different body, the rest: new ones
+    and those stored with the same body, which storing leaves as they are)."""
+
+    def work(session: Session) -> tuple[list[NewEvent], list[NewEvent]]:
+        keys = [key for i in items if (key := i.id_key)]
+        stored = EventRepository(session).find_many(ladder_id, keys)
+        corrections: list[NewEvent] = []
+        rest: list[NewEvent] = []
+        for item in items:
+            found = stored.get(item.id_key) if item.id_key else None
+            changed = found is not None and found.body_hash != item.body_hash
+            (corrections if changed else rest).append(item)
+        return corrections, rest
+
+    return db.run(work, write=False)
+
+
+def apply_corrections(db: Database, ladder_id: str, corrections: list[NewEvent]) -> int:
+    """Apply each correction as ``PUT`` does (its own transaction, re-rating its dependency
+    cone; a voided result is restored), in time order. Returns how many."""
+    for item in sorted(corrections, key=lambda i: i.occurred_at):
+        assert item.external_id is not None  # only results with ids are corrected
+        correct_event(db, ladder_id, item.external_id, item)
+    return len(corrections)
 
 
 def _field_message(error: FieldError) -> str:

@@ -87,7 +87,11 @@ class Shown(Protocol):
 def entry(faction: str, shown: Shown | Mapping[str, Any]) -> Entry:
     """The entry of a rating (its row, or the columns a replay writes to it)."""
     get = shown.get if isinstance(shown, Mapping) else shown.__getattribute__
-    games, wins, losses = get("games"), get("wins"), get("losses")
+    games = get("games")
+    wins, draws, losses = (int(get(name) or 0) for name in ("wins", "draws", "losses"))
+    # Rates of the games decided: a tournament's placings count in ``games`` and in none of
+    # wins, draws and losses, so a tournament ladder's rates are null, not 0.
+    decided = wins + draws + losses
     played = get("last_played_at")
     return {
         "faction": None if faction == NO_FACTION else faction,
@@ -97,10 +101,10 @@ def entry(faction: str, shown: Shown | Mapping[str, Any]) -> Entry:
         "ranking_value": get("ranking_value"),
         "games": games,
         "wins": wins,
-        "draws": get("draws"),
+        "draws": draws,
         "losses": losses,
-        "win_rate": wins / games if games else None,
-        "loss_rate": losses / games if games else None,
+        "win_rate": wins / decided if decided else None,
+        "loss_rate": losses / decided if decided else None,
         # A datetime: the JSON writers (orjson) write it, and the API renders it as RFC 3339.
         "last_played_at": played,
     }

@@ -4,11 +4,12 @@ A JSON Lines file holds one object per line: an optional header ``{"ladder": {"i
 "params", "title"}}``, then games (POST /games bodies), tournaments (POST /tournaments bodies)
 and adjustments (``{"adjustment": {"player", "rating", "at", ...}}``, the PUT body plus the
 player), and player profiles (``{"profile": {"player", "name"?, "country"?}}``, the PUT
-/players body plus the player: the whole profile). CSV holds games only, one row per player
-(see ``CSV_COLUMNS``), with the player's profile in the columns ``name`` and ``country``; a
-game whose rows name a ``team`` is a team game (API.md "Teams"), its sides in the order their
-first rows come, each row's ``rank`` its side's. Reading checks only the file's syntax and
-shape; ``app/services/bulk.py`` validates the lines and applies them.
+/players body plus the player: the whole profile). CSV holds games or tournaments, one row per
+player, with the player's profile in the columns ``name`` and ``country``. Games: see
+``CSV_COLUMNS``; a game whose rows name a ``team`` is a team game (API.md "Teams"), its sides in
+the order their first rows come, each row's ``rank`` its side's. Tournaments (a header naming
+``held_on``): see ``TOURNAMENT_CSV_COLUMNS``. Reading checks only the file's syntax and shape;
+``app/services/bulk.py`` validates the lines and applies them.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
 from app.core.memory import collector_paused
-from app.services.conversion import ADJUSTMENT, GAME
+from app.services.conversion import ADJUSTMENT, GAME, TOURNAMENT
 
 #: CSV columns; rows sharing an ``id`` (consecutive) are one game. Empty cells are absent.
 CSV_COLUMNS = (
@@ -28,6 +29,24 @@ CSV_COLUMNS = (
     "rated", "tournament", "end_year", "event_coaches", "event_major", "name", "country",
     "team", "weight",
 )  # fmt: skip
+
+#: A tournament file's columns: consecutive rows with the same ``tournament`` are its
+#: standings, one row per player. ``tournament_name`` is the event's ``name`` (``name`` is the
+#: player's, as in a game file); ``world_championship`` (DPTR), ``class`` (WPE), ``major`` and
+#: ``centres`` (DAANZ) where the system takes them (docs/reference/systems.md).
+TOURNAMENT_CSV_COLUMNS = (
+    "tournament", "held_on", "rounds", "player", "rank", "centres", "tournament_name",
+    "world_championship", "class", "major", "name", "country",
+)  # fmt: skip
+#: What a tournament file needs, and the column that says a CSV file holds tournaments.
+TOURNAMENT_CSV_REQUIRED = ("tournament", "held_on", "player", "rank")
+#: Columns of the tournament rather than of one player (every row of it must agree), with
+#: the body's name of each.
+CSV_TOURNAMENT_FIELDS = {
+    "held_on": "held_on", "rounds": "rounds", "tournament_name": "name",
+    "world_championship": "world_championship", "class": "class", "major": "major",
+}  # fmt: skip
+CSV_STANDING_COLUMNS = ("player", "rank", "centres")
 
 HEADER = "ladder"
 
@@ -60,7 +79,7 @@ def _kind_of(body: dict[str, Any]) -> str | None:
     if "players" in body or "teams" in body:
         return GAME
     if "standings" in body:
-        return "tournament"
+        return TOURNAMENT
     return None
 
 
@@ -103,9 +122,11 @@ def read_jsonl(stream: TextIO) -> Parsed:
 
 
 #: CSV columns holding whole numbers, those holding (finite) numbers, and those holding yes/no.
-CSV_INTEGERS = frozenset({"rank", "centres", "eliminated_in", "end_year", "event_coaches"})
+CSV_INTEGERS = frozenset(
+    {"rank", "centres", "eliminated_in", "end_year", "event_coaches", "rounds"}
+)
 CSV_NUMBERS = frozenset({"weight"})
-CSV_FLAGS = frozenset({"rated", "event_major"})
+CSV_FLAGS = frozenset({"rated", "event_major", "world_championship", "major"})
 #: Columns that describe the game rather than one player: every row of a game must agree.
 CSV_GAME_COLUMNS = (
     "played_at", "rated", "tournament", "end_year", "event_coaches", "event_major"
@@ -229,9 +250,12 @@ def _csv_cells(row: dict[Any, Any], width: int) -> dict[str, Any] | str:
 def read_csv(stream: TextIO) -> Parsed:
     """Games, one row per player; consecutive rows with the same ``id`` are one game, and
     must agree on the game's own columns (and in a team game, the rows of a side on its
-    rank). A game with a bad row is reported once, at its first bad row, and left out whole."""
+    rank). A game with a bad row is reported once, at its first bad row, and left out whole.
+    A header naming ``held_on`` makes it a file of tournaments (:func:`_read_tournaments`)."""
     parsed = Parsed()
     reader = csv.DictReader(stream)
+    if "held_on" in (reader.fieldnames or ()):
+        return _read_tournaments(reader, parsed)
     unknown = set(reader.fieldnames or ()) - set(CSV_COLUMNS)
     if unknown:
         parsed.errors.append(LineError(1, f"unknown columns: {', '.join(sorted(unknown))}"))
@@ -264,6 +288,65 @@ def read_csv(stream: TextIO) -> Parsed:
             current = _CsvGame.starting(reader.line_num, values)
             parsed.bodies.append((reader.line_num, GAME, current.body))
         current.add(reader.line_num, values)
+    parsed.profiles = profiles.lines()
+    return parsed
+
+
+def _read_tournaments(reader: csv.DictReader[str], parsed: Parsed) -> Parsed:
+    """Tournaments, one row per player; consecutive rows with the same ``tournament`` are
+    its standings, and must agree on the tournament's own columns. A tournament with a bad row
+    is reported once, at its first bad row, and left out whole (as a game is)."""
+    names = reader.fieldnames or ()
+    unknown = set(names) - set(TOURNAMENT_CSV_COLUMNS)
+    if unknown:
+        parsed.errors.append(
+            LineError(1, f"unknown columns in a tournament file: {', '.join(sorted(unknown))}")
+        )
+        return parsed
+    missing = [c for c in TOURNAMENT_CSV_REQUIRED if c not in names]
+    if missing:
+        parsed.errors.append(
+            LineError(1, f"missing columns in a tournament file: {', '.join(missing)}")
+        )
+        return parsed
+    current: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # line, body, columns
+    refused: object = None
+    profiles = _CsvProfiles()
+    for row in reader:
+        cells = _csv_cells(row, len(names))
+        tournament_id = row.get("tournament") or None
+        if refused is not None and tournament_id == refused:
+            continue
+        continuing = current is not None and current[1]["id"] == tournament_id
+        problem = cells if isinstance(cells, str) else None
+        values = {} if isinstance(cells, str) else cells
+        if problem is None and current is not None and continuing:
+            line, _, columns = current
+            for column in CSV_TOURNAMENT_FIELDS:
+                if values.get(column) != columns[column]:
+                    problem = (
+                        f"{column}: {values.get(column)!r} differs from {columns[column]!r} on "
+                        f"line {line}, the first row of tournament {tournament_id!r}"
+                    )
+                    break
+        if problem is None:
+            problem = profiles.disagreement(values)
+        if problem is not None:
+            parsed.errors.append(LineError(reader.line_num, problem))
+            if continuing:
+                parsed.bodies.pop()
+            refused, current = tournament_id, None
+            continue
+        refused = None
+        profiles.add(reader.line_num, values)
+        if current is None or not continuing:
+            body: dict[str, Any] = {"id": values.get("tournament"), "standings": []}
+            body.update({f: values[c] for c, f in CSV_TOURNAMENT_FIELDS.items() if c in values})
+            columns = {c: values.get(c) for c in CSV_TOURNAMENT_FIELDS}
+            current = (reader.line_num, body, columns)
+            parsed.bodies.append((reader.line_num, TOURNAMENT, body))
+        standing = {k: values[k] for k in CSV_STANDING_COLUMNS if k in values}
+        current[1]["standings"].append(standing)
     parsed.profiles = profiles.lines()
     return parsed
 

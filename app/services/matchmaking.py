@@ -92,10 +92,13 @@ def compute_balance(
     parties = [[index[player] for player in party] for party in body.parties]
     with engine_refusals():
         _check_sides(inputs, body)
-        result = matchmaking.balance(states, body.teams, parties, rater, cancel.check)
+        result = matchmaking.balance(
+            states, body.teams, parties, rater, cancel.check, policy=body.party_policy
+        )
     best = _split(rater, body, states, result.best)
     return BalanceOut(
         ladder=ladder_id,
+        party_policy=body.party_policy,
         teams=best.teams,
         quality=best.quality,
         alternatives=[_split(rater, body, states, split) for split in result.alternatives],

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, Protocol, TypeVar
@@ -22,6 +23,7 @@ from app.repositories.ratings import RatingRepository
 from app.schemas.events import AdjustmentIn
 from app.schemas.players import (
     DecayOut,
+    EventStatisticsOut,
     HistoryEntry,
     HistoryOut,
     LeaderboardEntry,
@@ -43,8 +45,51 @@ def _faction_out(faction: str) -> str | None:
     return None if faction == NO_FACTION else faction
 
 
-def _rate(part: int, games: int) -> float | None:
-    return part / games if games else None
+def _rate(part: int, counted: _Counted) -> float | None:
+    """``part`` over the games decided (won, drawn or lost). A tournament's placings count in
+    ``games`` and in none of these (API.md "Lists"): a tournament ladder's rates are null."""
+    decided = counted.wins + counted.draws + counted.losses
+    return part / decided if decided else None
+
+
+def event_statistics(placings: Iterable[tuple[int, int]]) -> EventStatisticsOut:
+    """A player's tournament statistics from its placings, each (rank, n): n the players
+    that tournament ranked. The percentile of a placing is (n − rank) / (n − 1), the share
+    of the other players it finished ahead of (ties counted as beaten by neither): 1 for
+    first, 0 for last; 1 for the sole player of a tournament of one."""
+    ranks, percentiles = [], []
+    for rank, size in placings:
+        ranks.append(rank)
+        percentiles.append((size - rank) / (size - 1) if size > 1 else 1.0)
+    return EventStatisticsOut(
+        events=len(ranks),
+        best_place=min(ranks) if ranks else None,
+        top3=sum(rank <= 3 for rank in ranks),
+        mean_percentile=sum(percentiles) / len(percentiles) if percentiles else None,
+    )
+
+
+def _with_event_statistics(
+    session: Session,
+    ladder: Ladder,
+    ratings: Sequence[Any],
+    player: str | None,
+    until: datetime | None,
+) -> None:
+    """On a tournament ladder, attach its event statistics to each rating or board entry
+    (of ``player``, or of its own player), from its placings up to ``until``."""
+    if runtime_for(ladder).info.kind != "tournament" or not ratings:
+        return
+
+    def key(rating: Any) -> tuple[str, str]:
+        return (player or rating.player, rating.faction or NO_FACTION)
+
+    placings: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    players = sorted({key(r)[0] for r in ratings})
+    for name, faction, rank, size in ChangeRepository(session).placings(ladder.id, players, until):
+        placings[(name, faction)].append((rank, size))
+    for rating in ratings:
+        rating.event_statistics = event_statistics(placings.get(key(rating), ()))
 
 
 class _Shown(Protocol):
@@ -97,8 +142,8 @@ def _rating(
         wins=counted.wins,
         draws=counted.draws,
         losses=counted.losses,
-        win_rate=_rate(counted.wins, counted.games),
-        loss_rate=_rate(counted.losses, counted.games),
+        win_rate=_rate(counted.wins, counted),
+        loss_rate=_rate(counted.losses, counted),
         last_played_at=counted.last_played_at,
         position=position,
         **extra,
@@ -146,48 +191,53 @@ def get_player(
 ) -> PlayerOut:
     def work(session: Session) -> PlayerOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        runtime = runtime_for(ladder)
-        if not runtime.policy.plain:
-            entries = ranked_entries(session, ladder, runtime, as_of or now(), as_of)
-            positions = _ranked_positions(entries, runtime.info.rank_by)
-            found = sorted(
-                (e for e in entries if e.player == player), key=lambda e: e.faction or ""
-            )
-            if not found:
-                raise NotFound(f"player {player!r} has no rating in ladder {ladder_id!r}")
-            return PlayerOut(
-                player=player,
-                ladder=ladder_id,
-                ratings=[entry_out(e, positions.get((e.player, e.faction))) for e in found],
-                **_profile_fields(session, player),
-            )
-        if as_of is not None:
-            board = snapshots.ranked(
-                snapshots.as_of(session, ladder, runtime, as_of), runtime.info.rank_by
-            )
-            mine = [(pos, e) for pos, e in board if e.player == player]
-            if not mine:
-                raise NotFound(f"player {player!r} had no rating in ladder {ladder_id!r} then")
-            return PlayerOut(
-                player=player,
-                ladder=ladder_id,
-                ratings=[entry_out(e, pos) for pos, e in sorted(mine, key=_by_faction)],
-                **_profile_fields(session, player),
-            )
-        repo = RatingRepository(session)
-        rows = repo.of_player(ladder_id, player)
-        if not rows:
+        out = _player(session, ladder, player, as_of)
+        _with_event_statistics(session, ladder, out.ratings, player, as_of)
+        return out
+
+    return db.run(work, write=False)
+
+
+def _player(session: Session, ladder: Ladder, player: str, as_of: datetime | None) -> PlayerOut:
+    ladder_id = ladder.id
+    runtime = runtime_for(ladder)
+    if not runtime.policy.plain:
+        entries = ranked_entries(session, ladder, runtime, as_of or now(), as_of)
+        positions = _ranked_positions(entries, runtime.info.rank_by)
+        found = sorted((e for e in entries if e.player == player), key=lambda e: e.faction or "")
+        if not found:
             raise NotFound(f"player {player!r} has no rating in ladder {ladder_id!r}")
         return PlayerOut(
             player=player,
             ladder=ladder_id,
-            ratings=[
-                rating_out(row, repo.position(ladder_id, row, runtime.info.rank_by)) for row in rows
-            ],
+            ratings=[entry_out(e, positions.get((e.player, e.faction))) for e in found],
             **_profile_fields(session, player),
         )
-
-    return db.run(work, write=False)
+    if as_of is not None:
+        board = snapshots.ranked(
+            snapshots.as_of(session, ladder, runtime, as_of), runtime.info.rank_by
+        )
+        mine = [(pos, e) for pos, e in board if e.player == player]
+        if not mine:
+            raise NotFound(f"player {player!r} had no rating in ladder {ladder_id!r} then")
+        return PlayerOut(
+            player=player,
+            ladder=ladder_id,
+            ratings=[entry_out(e, pos) for pos, e in sorted(mine, key=_by_faction)],
+            **_profile_fields(session, player),
+        )
+    repo = RatingRepository(session)
+    rows = repo.of_player(ladder_id, player)
+    if not rows:
+        raise NotFound(f"player {player!r} has no rating in ladder {ladder_id!r}")
+    return PlayerOut(
+        player=player,
+        ladder=ladder_id,
+        ratings=[
+            rating_out(row, repo.position(ladder_id, row, runtime.info.rank_by)) for row in rows
+        ],
+        **_profile_fields(session, player),
+    )
 
 
 def _profile_fields(session: Session, player: str) -> dict[str, str | None]:
@@ -451,7 +501,7 @@ def _board_entry(position: int, e: snapshots.Entry) -> LeaderboardEntry:
         ranking_value=e.standing.ranking_value,
         tiebreak=e.standing.tiebreak,
         games=e.games,
-        win_rate=_rate(e.wins, e.games),
+        win_rate=_rate(e.wins, e),
         last_played_at=e.last_played_at,
         provisional=e.provisional,
         division=e.division,
@@ -561,7 +611,7 @@ def _board_now(
             ranking_value=row.ranking_value,
             tiebreak=row.tiebreak,
             games=row.games,
-            win_rate=_rate(row.wins, row.games),
+            win_rate=_rate(row.wins, row),
             last_played_at=row.last_played_at,
         )
         for position, row in rows
@@ -636,6 +686,7 @@ def get_leaderboard(
         profiles = profiles_of(session, {e.player for e in entries})
         for entry in entries:
             entry.name, entry.country = name_and_country(profiles, entry.player)
+        _with_event_statistics(session, ladder, entries, None, as_of)
         # The filter is echoed so that a client can say why a board is short (or empty).
         return LeaderboardOut(
             ladder=ladder_id,
@@ -711,9 +762,9 @@ def get_profile(db: Database, player: str, sees: Callable[[str], bool]) -> Playe
                 continue
             position = repo.position(row.ladder_id, row, runtime.info.rank_by)
             faction = _faction_out(row.faction)
-            ratings.append(
-                _rating(LadderRatingOut, faction, row, row, position, ladder=row.ladder_id)
-            )
+            rating = _rating(LadderRatingOut, faction, row, row, position, ladder=row.ladder_id)
+            _with_event_statistics(session, ladder, [rating], player, None)
+            ratings.append(rating)
         if profile is None and not ratings:
             raise NotFound(f"player {player!r} has no profile and no rating you may read")
         return PlayerProfileOut(

@@ -117,6 +117,13 @@ async def test_a_tournament_held_on_a_day_not_yet_begun_anywhere_is_refused(
     assert created.status_code == 201, created.text
     corrected = await client.put("/ladders/wdd/tournaments/t1", json={**body, "held_on": ahead})
     _refused(corrected, ["held_on"])
+    season = [
+        {**body, "id": "t2", "held_on": today},
+        {**body, "id": "t3", "held_on": ahead},
+    ]
+    batch = await client.post("/tournaments/batch", json={"tournaments": season})
+    _refused(batch, ["tournaments", 1, "held_on"])
+    assert (await client.get("/ladders/wdd/tournaments/t2")).status_code == 404
 
 
 async def test_an_adjustment_in_the_future_is_refused(client: httpx.AsyncClient) -> None:

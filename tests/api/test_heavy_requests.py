@@ -300,6 +300,23 @@ async def test_public_reads_never_limit_the_admin_or_a_key_by_address(database: 
         assert wrong.status_code == 401
 
 
+async def test_public_reads_are_limited_per_address_across_replicas(database: Database) -> None:
+    """Two apps on one database stand for two replicas: an address's window is shared, so 3
+    reads through one and 2 through the other spend a limit of 5 (issue 40, item 4)."""
+    limits = {"public_reads": True, "public_reads_per_minute": 5}
+    async with _client(database, **limits) as admin:
+        await make_ladder(admin, "club", "elo")
+    replica_a = _client(database, auth=False, address="10.0.0.9", **limits)
+    replica_b = _client(database, auth=False, address="10.0.0.9", **limits)
+    async with replica_a as a, replica_b as b:
+        for client in (a, a, a, b, b):
+            assert (await client.get("/ladders/club/leaderboard")).status_code == 200
+        assert (await a.get("/ladders/club/leaderboard")).status_code == 429
+        assert (await b.get("/ladders/club/leaderboard")).status_code == 429
+    async with _client(database, auth=False, address="10.0.0.10", **limits) as other:
+        assert (await other.get("/ladders/club/leaderboard")).status_code == 200
+
+
 async def test_a_key_pays_for_a_heavy_read_by_its_cost(database: Database) -> None:
     async with _client(database, rate_limit_per_minute=10) as admin:
         await make_ladder(admin, "club", "elo")

@@ -343,3 +343,35 @@ def test_heavy_weights() -> None:
     assert heavy.balance_weight(100) == 100
     assert heavy.opponents_weight(10) == 1
     assert heavy.opponents_weight(100) == 4
+
+
+async def test_balance_spreads_premades_by_default(client: httpx.AsyncClient) -> None:
+    """Ten players, a party of three at 1600 and one of two at 1400, five solos at 1500
+    (tests/engine/test_matchmaking.py works the numbers): kept whole, the parties can stack
+    (means 1520 against 1500, 20 apart) or be spread (1560 against 1460, 100 apart). The
+    default ``spread`` puts them on different sides; ``together`` takes the more even
+    stacked split."""
+    await make_ladder(client, "elo-p", "elo")
+    names = ["a1", "a2", "a3", "b1", "b2", "s1", "s2", "s3", "s4", "s5"]
+    ratings = [1600] * 3 + [1400] * 2 + [1500] * 5
+    await set_ratings(client, "elo-p", **dict(zip(names, ratings, strict=True)))
+    body: dict[str, Any] = {
+        "players": players(*names),
+        "parties": [["a1", "a2", "a3"], ["b1", "b2"]],
+    }
+    spread = (await client.post("/ladders/elo-p/balance", json=body)).json()
+    assert spread["party_policy"] == "spread"
+    assert [t["players"] for t in spread["teams"]] == [
+        ["a1", "a2", "a3", "s1", "s2"],
+        ["b1", "b2", "s3", "s4", "s5"],
+    ]
+    assert [t["rating"] for t in spread["teams"]] == [1560.0, 1460.0]
+    assert spread["quality"] == pytest.approx(evenness(elo_p(1560, 1460)))
+    together = (
+        await client.post("/ladders/elo-p/balance", json={**body, "party_policy": "together"})
+    ).json()
+    assert [t["players"] for t in together["teams"]] == [names[:5], names[5:]]
+    assert together["quality"] == pytest.approx(evenness(elo_p(1520, 1500)))
+    refused = await client.post("/ladders/elo-p/balance", json={**body, "party_policy": "mixed"})
+    assert refused.status_code == 422
+    assert refused.json()["errors"][0]["loc"][-1] == "party_policy"

@@ -78,6 +78,18 @@ async def test_cors_for_configured_origins_only(database: Database) -> None:
         assert "access-control-allow-credentials" not in preflight.headers
         other = await http.get("/systems", headers={"Origin": "https://evil.example"})
         assert "access-control-allow-origin" not in other.headers
+        # A page may read how much of its rate limit is left (docs/api.md "Calling from a
+        # browser"), and what to wait after a 429.
+        read = await http.get("/systems", headers={"Origin": allowed})
+        exposed = {
+            h.strip().lower() for h in read.headers["access-control-expose-headers"].split(",")
+        }
+        assert {
+            "retry-after",
+            "ratelimit-limit",
+            "ratelimit-remaining",
+            "ratelimit-reset",
+        } <= exposed
 
 
 def sample(text: str, name: str, **labels: str) -> float:

@@ -78,11 +78,16 @@ def brute_force(
     parties: list[list[int]],
     rater: Predictor,
     states: list[PlayerState] | None = None,
+    policy: str = matchmaking.SPREAD,
 ) -> list[tuple[tuple[tuple[int, ...], ...], float]]:
-    """Every valid split with its quality, best first (equal qualities by their sides)."""
+    """Every valid split with its quality, best first: under ``spread`` the least stacking
+    first (premade players, those of a party of two or more, per side: the most minus the
+    fewest), then the highest quality, then by sides."""
     n = len(ratings)
     states = states or [PlayerState(float(r)) for r in ratings]
+    premade = {i for party in parties if len(party) > 1 for i in party}
     found: dict[tuple[tuple[int, ...], ...], float] = {}
+    stacking: dict[tuple[tuple[int, ...], ...], int] = {}
     for labels in itertools.product(range(teams), repeat=n):
         sides = [tuple(i for i in range(n) if labels[i] == t) for t in range(teams)]
         sizes = [len(side) for side in sides]
@@ -96,7 +101,9 @@ def brute_force(
         members = [[states[i] for i in side] for side in key]
         own = rater.match_quality(members)
         found[key] = own if own is not None else least_even_pair(rater, members)
-    return sorted(found.items(), key=lambda item: (-item[1], item[0]))
+        counts = [sum(i in premade for i in side) for side in key]
+        stacking[key] = max(counts) - min(counts) if policy == matchmaking.SPREAD else 0
+    return sorted(found.items(), key=lambda item: (stacking[item[0]], -item[1], item[0]))
 
 
 @st.composite
@@ -168,13 +175,14 @@ def test_exhaustive_search_equals_the_brute_force(
 ) -> None:
     ratings, teams, parties = problem
     states = [PlayerState(float(r)) for r in ratings]
-    for rater in (MeanLogistic(), ProductQuality()):
-        expected = brute_force(ratings, teams, parties, rater)
+    raters: list[Predictor] = [MeanLogistic(), ProductQuality()]
+    for rater, policy in itertools.product(raters, (matchmaking.SPREAD, matchmaking.TOGETHER)):
+        expected = brute_force(ratings, teams, parties, rater, policy=policy)
         if not expected:
             with pytest.raises(InvalidEvent):
-                balance(states, teams, parties, rater)
+                balance(states, teams, parties, rater, policy=policy)
             continue
-        result = balance(states, teams, parties, rater)
+        result = balance(states, teams, parties, rater, policy=policy)
         assert result.exact
         check_rules(result, len(ratings), teams, parties)
         got = [(s.sides, s.quality) for s in (result.best, *result.alternatives)]
@@ -326,3 +334,37 @@ def test_a_hundred_players_in_two_sides() -> None:
     # Elo's least even pair of two sides 50 and 50 players: their means within a point.
     means = [sum(states[i].rating for i in side) / len(side) for side in result.best.sides]
     assert abs(means[0] - means[1]) < 1.0
+
+
+# --- Party policy: premades spread, not stacked ---------------------------------------------------
+
+
+def test_premades_are_spread_not_stacked() -> None:
+    """Ten players in two sides of five: a party of three at 1600 (0, 1, 2), a party of two at
+    1400 (3, 4), five solo players at 1500 (5 to 9). Keeping parties whole leaves two kinds of
+    split: both parties together (5 premades against 5 solos: means (3·1600 + 2·1400) / 5 =
+    1520 and 1500, 20 apart) or apart (3 premades against 2: the three with two solos,
+    (3·1600 + 2·1500) / 5 = 1560, against (2·1400 + 3·1500) / 5 = 1460, 100 apart).
+
+    p = 1 / (1 + 10^(-d / 400)), quality 1 - |2p - 1|:
+    d = 20: p = 1 / (1 + 0.891251) = 0.528751, quality 0.942499;
+    d = 100: p = 1 / (1 + 0.562341) = 0.640065, quality 0.719870.
+
+    ``together`` takes the stacked split (the higher quality); ``spread`` (the default) the
+    best split of stacking 1 (3 - 2), every one of which has quality 0.719870: the first by
+    sides, the three with solos 5 and 6."""
+    states = [PlayerState(r) for r in [1600.0] * 3 + [1400.0] * 2 + [1500.0] * 5]
+    parties = [[0, 1, 2], [3, 4]]
+    rater = MeanLogistic()
+    together = balance(states, 2, parties, rater, policy=matchmaking.TOGETHER)
+    assert together.best.sides == ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9))
+    assert together.best.quality == pytest.approx(0.942499, abs=1e-6)
+    spread = balance(states, 2, parties, rater)
+    assert spread == balance(states, 2, parties, rater, policy=matchmaking.SPREAD)
+    assert spread.best.sides == ((0, 1, 2, 5, 6), (3, 4, 7, 8, 9))
+    assert spread.best.quality == pytest.approx(0.719870, abs=1e-6)
+    assert spread.best.stacking == 1
+    # No split the answer offers stacks the premades.
+    for split in (spread.best, *spread.alternatives):
+        assert split.stacking == 1
+        assert not any({0, 1, 2, 3, 4} <= set(side) for side in split.sides)

@@ -29,6 +29,8 @@ from app.schemas.events import (
     GameBatchOut,
     GameIn,
     GameOut,
+    TournamentBatchIn,
+    TournamentBatchOut,
     TournamentIn,
     TournamentOut,
 )
@@ -285,6 +287,27 @@ def create_tournament(
     assert isinstance(result.body, TournamentOut)
     _tagged(response, result.body)
     return result.body
+
+
+@router.post(
+    "/tournaments/batch",
+    response_model=TournamentBatchOut,
+    tags=["tournaments"],
+)
+def create_tournaments_batch(
+    body: TournamentBatchIn, db: DB, caller: ResultsWriter, settings: AppSettings
+) -> TournamentBatchOut:
+    """Up to 10,000 tournaments in one atomic request (a season), as ``POST /games/batch``:
+    every tournament is validated first and nothing is stored unless all are valid; ids
+    already stored with the same body count as existing, a different body is a 409."""
+    check_sizes(settings, tournaments=len(body.tournaments))
+    for tournament in body.tournaments:
+        check_sizes(settings, standings=len(tournament.standings))
+    check_times(
+        settings,
+        *((("tournaments", i, "held_on"), t.held_on) for i, t in enumerate(body.tournaments)),
+    )
+    return batch.submit_tournaments(db, body, caller)
 
 
 @router.get(

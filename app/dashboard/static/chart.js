@@ -1,5 +1,5 @@
-// The rating-history chart: inline SVG, one point per history entry (x = entry index,
-// y = rating after it) and, where the system keeps a deviation, a band of rating ± one
+// The rating-history chart: inline SVG, one point per history entry (x = the entry's time,
+// on a linear time axis; y = rating after it) and, where the system keeps a deviation, a band of rating ± one
 // deviation after each entry: Glicko's r ± RD, the Bayesian systems' μ ± σ.
 
 import { h, s, isNumber, num, signed } from "./dom.js";
@@ -56,6 +56,14 @@ function ticks(low, high) {
   return { values: tickValues(low, high, step), decimals };
 }
 
+const DAY_MS = 86_400_000;
+
+/** A time tick's label: the date (UTC), with the time of day when the axis spans under 3 days. */
+function timeLabel(ms, span) {
+  const iso = new Date(ms).toISOString();
+  return span < 3 * DAY_MS ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
+}
+
 function domain(entries, band) {
   const values = entries.flatMap((e) => {
     const spread = band && isNumber(e.deviation_after) ? e.deviation_after : 0;
@@ -82,7 +90,12 @@ export function ratingChart(entries, { title, onSelect, names = DEFAULT_NAMES } 
   const [low, high] = domain(entries, band);
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const x = (i) => PAD.left + (entries.length === 1 ? plotW / 2 : (i / (entries.length - 1)) * plotW);
+  // x is time: changes far apart in time stand far apart (a season's gap shows as one).
+  const times = entries.map((e) => Date.parse(e.at));
+  const start = Math.min(...times);
+  const end = Math.max(...times);
+  const atTime = (t) => PAD.left + (end === start ? plotW / 2 : ((t - start) / (end - start)) * plotW);
+  const x = (i) => atTime(times[i]);
   const y = (v) => PAD.top + (1 - (v - low) / (high - low)) * plotH;
 
   const { values: tickList, decimals } = ticks(low, high);
@@ -91,11 +104,16 @@ export function ratingChart(entries, { title, onSelect, names = DEFAULT_NAMES } 
     s("text", { x: PAD.left - 8, y: y(value), "text-anchor": "end", "dominant-baseline": "middle" },
       value.toFixed(decimals))));
 
-  const every = Math.max(1, Math.ceil(entries.length / MAX_X_LABELS));
-  const xLabels = entries.map((e, i) => (i % every === 0 || i === entries.length - 1)
-    ? s("text", { class: "x-label", x: x(i), y: HEIGHT - PAD.bottom + 18, "text-anchor": "middle" },
-      `#${i + 1}`)
-    : null);
+  // Evenly spaced times from the first change to the last, each labelled with its date.
+  const count = end === start ? 1 : MAX_X_LABELS;
+  const xLabels = Array.from({ length: count }, (_, k) => {
+    const t = count === 1 ? start : start + (k / (count - 1)) * (end - start);
+    const anchor = count === 1 ? "middle" : k === 0 ? "start" : k === count - 1 ? "end" : "middle";
+    return s("text", {
+      class: "x-label", x: atTime(t), y: HEIGHT - PAD.bottom + 18, "text-anchor": anchor,
+      "data-time": new Date(t).toISOString(),
+    }, timeLabel(t, end - start));
+  });
 
   let bandPath = null;
   if (band) {
@@ -120,6 +138,7 @@ export function ratingChart(entries, { title, onSelect, names = DEFAULT_NAMES } 
     cx: x(i), cy: y(e.rating_after), r: 4.5,
     "data-index": i,
     "data-value": String(e.rating_after),
+    "data-time": e.at,
     tabindex: 0,
     onclick: () => onSelect?.(i),
     onkeydown: (event) => { if (event.key === "Enter") onSelect?.(i); },
@@ -135,6 +154,7 @@ export function ratingChart(entries, { title, onSelect, names = DEFAULT_NAMES } 
     class: "chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": label,
     "data-points": entries.length, "data-band": band ? "true" : "false",
     "data-y-low": String(low), "data-y-high": String(high),
+    "data-x-start": new Date(start).toISOString(), "data-x-end": new Date(end).toISOString(),
     preserveAspectRatio: "xMidYMid meet",
   },
   s("g", { class: "grid" }, grid),
@@ -143,7 +163,7 @@ export function ratingChart(entries, { title, onSelect, names = DEFAULT_NAMES } 
   bandPath, line, points);
 
   return h("figure", { class: "chart-box" }, svg,
-    h("figcaption", {}, `x: change number (oldest first) · y: ${names.rating.toLowerCase()} after the change`,
+    h("figcaption", {}, `x: time of the change (UTC) · y: ${names.rating.toLowerCase()} after the change`,
       band ? h("span", { class: "legend-band" }, ` · shaded band: ${names.band}`) : null,
       " · select a point to find its row"));
 }

@@ -138,3 +138,32 @@ export function field(label, control, hint) {
   if (hintElement) control.setAttribute("aria-describedby", hintElement.id);
   return h("div", { class: "field" }, h("label", { for: control.id }, label), control, hintElement);
 }
+
+// A text cell a spreadsheet would read as a formula (or whose leading tab or carriage return
+// it would drop): OWASP's "CSV injection" characters. Player ids may start with @ or -, names
+// with =: such a cell gets a leading ' so the spreadsheet shows it as text.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell (RFC 4180): numbers as they are, text escaped against formulas, then quoted
+ * where it holds a comma, quote or line break. */
+export function csvCell(value) {
+  if (value === null || value === undefined) return "";
+  let text = String(value);
+  if (typeof value !== "number" && FORMULA_START.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** A CSV document: a header row, then the rows (arrays of values), CRLF line ends. */
+export function csvText(head, rows) {
+  return [head, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
+}
+
+/** Offers ``text`` as a file to save. A byte-order mark first, so spreadsheets read UTF-8. */
+export function download(filename, text, type = "text/csv;charset=utf-8") {
+  const url = URL.createObjectURL(new Blob(["\ufeff", text], { type }));
+  const link = h("a", { href: url, download: filename, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

@@ -142,6 +142,12 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     inputmode: "numeric", required: true,
   });
 
+  // The party policy (docs/api.md "POST /ladders/{ladder}/balance"): spread premades (the
+  // service's default), or only the quality counts.
+  const policy = h("select", { name: "party_policy" },
+    h("option", { value: "spread", selected: true }, "Spread premades over the sides"),
+    h("option", { value: "together" }, "Most even split only (premades may share a side)"));
+
   function body() {
     const groups = new Map();
     for (const c of picker.chosen) {
@@ -155,7 +161,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     return {
       players: picker.chosen.map(playerBody),
       teams: Number(teams.value),
-      ...(partyList.length ? { parties: partyList } : {}),
+      ...(partyList.length ? { parties: partyList, party_policy: policy.value } : {}),
     };
   }
 
@@ -182,7 +188,8 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
   draw();
   const form = h("form", { class: "card balance", onsubmit: split },
     h("fieldset", {}, h("legend", {}, "Players"), picker.element, leaderboard, chosenBox),
-    h("div", { class: "row" }, field("Sides", teams, "Sizes differ by at most one")),
+    h("div", { class: "row" }, field("Sides", teams, "Sizes differ by at most one"),
+      field("Parties", policy, "Players of one party always share a side")),
     h("div", { class: "actions" }, h("button", { type: "submit" }, "Split")),
     suggestions(entries, "balance"));
   return [

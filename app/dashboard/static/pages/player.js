@@ -14,6 +14,16 @@ function stat(label, value, raw) {
     h("dd", { "data-value": isNumber(raw) ? String(raw) : null }, value));
 }
 
+/** A tournament ladder's statistics: placings, not wins and losses. */
+function eventStats(stats) {
+  return [
+    stat("Events", stats.events, stats.events),
+    stat("Best place", stats.best_place ?? "—", stats.best_place),
+    stat("Top-3 finishes", stats.top3 ?? "—", stats.top3),
+    stat("Mean percentile", percent(stats.mean_percentile, 1), stats.mean_percentile),
+  ];
+}
+
 function ratingCard(rating, system, names) {
   return h("section", { class: "card rating-card", "data-faction": rating.faction ?? "" },
     h("h2", {}, rating.faction ?? "Current rating"),
@@ -24,9 +34,9 @@ function ratingCard(rating, system, names) {
       rating.volatility !== null ? stat("Volatility", num(rating.volatility, 4), rating.volatility) : null,
       stat("Position", rating.position ?? "—", rating.position),
       system.kind === "game"
-        ? stat("Games (W/D/L)", `${rating.games} (${rating.wins}/${rating.draws}/${rating.losses})`, rating.games)
-        : stat("Events", rating.games, rating.games),
-      system.kind === "game" ? stat("Win rate", percent(rating.win_rate, 1), rating.win_rate) : null,
+        ? [stat("Games (W/D/L)", `${rating.games} (${rating.wins}/${rating.draws}/${rating.losses})`, rating.games),
+          stat("Win rate", percent(rating.win_rate, 1), rating.win_rate)]
+        : eventStats(rating.event_statistics ?? { events: rating.games }),
       stat("Last played", when(rating.last_played_at))));
 }
 
@@ -59,7 +69,7 @@ function changesTable(ladder, entries, names) {
   glicko ? h("td", { class: "num", "data-field": "deviation" },
     `${num(e.deviation_before)} → ${num(e.deviation_after)}`) : null,
   h("td", { class: "details-cell" }, renderDetails(e.details))));
-  // Newest first for reading; the # column matches the chart's x axis.
+  // Newest first for reading; # numbers the changes oldest first, as the chart's points run.
   rows.reverse();
   return table({
     className: "history",
