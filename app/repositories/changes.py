@@ -334,10 +334,13 @@ class ChangeRepository:
         ladder_id: str,
         until: datetime | None = None,
         players: Sequence[str] | None = None,
+        since: datetime | None = None,
     ) -> dict[tuple[str, str], dict[str, Any]]:
-        """Games, wins, draws, losses and last rated game of every rating (up to ``until``;
-        of ``players`` only: a page's, at most a page long, in one IN list)."""
+        """Games, wins, draws, losses and last rated game of every rating (from ``since``, up
+        to ``until``; of ``players`` only: a page's, at most a page long, in one IN list)."""
         condition = Change.ladder_id == ladder_id
+        if since is not None:
+            condition = and_(condition, Change.occurred_at >= since)
         if until is not None:
             condition = and_(condition, Change.occurred_at <= until)
         if players is not None:

@@ -147,7 +147,7 @@ def get_player(
     def work(session: Session) -> PlayerOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         runtime = runtime_for(ladder)
-        if not runtime.policy.plain:
+        if not runtime.plain:
             entries = ranked_entries(session, ladder, runtime, as_of or now(), as_of)
             positions = _ranked_positions(entries, runtime.info.rank_by)
             found = sorted(
@@ -470,7 +470,20 @@ def ranked_entries(
         else snapshots.current(session, ladder, runtime)
     )
     ladder_state = ladder_state_as_of(session, ladder, runtime, as_of) if as_of else ladder.state
-    return snapshots.read(runtime, entries, at, ladder_state)
+    games = season_games(session, ladder, runtime, at)
+    return snapshots.read(runtime, entries, at, ladder_state, games)
+
+
+def season_games(
+    session: Session, ladder: Ladder, runtime: Runtime, at: datetime
+) -> dict[tuple[str, str], int] | None:
+    """Each rating's rated games in the season running at ``at``, which placement counts
+    (SYSTEMS.md "Ranked play"); None before the first season (the whole ladder's count)."""
+    season = runtime.season_at(at)
+    if season is None or not runtime.policy.placement_games:
+        return None
+    stats = ChangeRepository(session).statistics(ladder.id, until=at, since=season.at)
+    return {key: counts["games"] for key, counts in stats.items()}
 
 
 def _board_ranked(
@@ -618,7 +631,7 @@ def get_leaderboard(
             _board_ranked(
                 session, ladder, runtime, reference, as_of, board_filter, limit, offset, around
             )
-            if not runtime.policy.plain
+            if not runtime.plain
             else _board_as_of(
                 session, ladder, as_of, board_filter, limit=limit, offset=offset, around=around
             )
@@ -702,7 +715,7 @@ def get_profile(db: Database, player: str, sees: Callable[[str], bool]) -> Playe
                 continue
             ladder = require_ladder(ladders.get(row.ladder_id), row.ladder_id)
             runtime = runtime_for(ladder)
-            if not runtime.policy.plain:
+            if not runtime.plain:
                 if ladder.id not in ranked_done:  # every rating of the player in the ladder
                     ranked_done.add(ladder.id)
                     for entry, position in ranked_ratings(session, ladder, runtime, {player}):

@@ -159,17 +159,22 @@ def current(session: Session, ladder: Ladder, runtime: Runtime) -> list[Entry]:
 
 
 def read(
-    runtime: Runtime, entries: Iterable[Entry], at: datetime, ladder_state: Any
+    runtime: Runtime,
+    entries: Iterable[Entry],
+    at: datetime,
+    ladder_state: Any,
+    season_games: Mapping[tuple[str, str], int] | None = None,
 ) -> list[Entry]:
-    """The entries as ranked play reads them at ``at`` (SYSTEMS.md "Ranked play"): decayed by
-    each player's idle time where the ladder decays, with its provisional status and
-    division."""
+    """The entries as ranked play reads them at ``at`` (SYSTEMS.md "Ranked play"): through
+    the season resets and decayed by each player's idle time where the ladder has them, with
+    its provisional status and division. ``season_games``: each rating's rated games in the
+    season running at ``at``, which placement counts (None: no season, the whole ladder's)."""
     policy = runtime.policy
     rank_by = runtime.info.rank_by
     found = []
     for entry in entries:
         standing, decay = entry.standing, None
-        if runtime.decays and entry.state is not None:
+        if runtime.timed and entry.state is not None:
             state = runtime.read(entry.state, at)
             if state != entry.state:
                 decay = {
@@ -180,12 +185,17 @@ def read(
                 }
                 standing = shown(runtime.rater, state, ladder_state)
         value = sort_value(standing, rank_by)[0]
+        games = (
+            entry.games
+            if season_games is None
+            else season_games.get((entry.player, entry.faction or NO_FACTION), 0)
+        )
         found.append(
             replace(
                 entry,
                 standing=standing,
                 decay=decay,
-                provisional=policy.is_provisional(entry.games, standing.deviation),
+                provisional=policy.is_provisional(games, standing.deviation),
                 division=policy.division_of(value),
             )
         )
