@@ -1,0 +1,253 @@
+"""Seasons through HTTP (API.md and SYSTEMS.md "Seasons"): create, change, delete and list;
+resets applied at a season's start to every player rated before it (read now, and as the
+next game's starting state); past seasons re-rating the results after them; season boards.
+The numbers are worked by hand in the comments."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.helpers import by_player, make_ladder, post_game
+
+pytestmark = pytest.mark.anyio
+
+THIRD = 1 / 3
+NOW = datetime.now(UTC).replace(microsecond=0)
+
+
+def _time(days_ago: float) -> str:
+    return (NOW - timedelta(days=days_ago)).isoformat().replace("+00:00", "Z")
+
+
+def _game(ladder: str, game_id: str, winner: str, loser: str, days_ago: float) -> dict[str, Any]:
+    return {
+        "ladder": ladder,
+        "id": game_id,
+        "played_at": _time(days_ago),
+        "players": [{"player": winner, "rank": 1}, {"player": loser, "rank": 2}],
+    }
+
+
+def _elo_win(winner: float, loser: float) -> float:
+    """Elo, K 32: what the winner gains."""
+    return 32 * (1 - 1 / (1 + 10 ** ((loser - winner) / 400)))
+
+
+async def _season(
+    client: httpx.AsyncClient, ladder: str, season: str, days_ago: float, **body: Any
+) -> dict[str, Any]:
+    response = await client.post(
+        f"/ladders/{ladder}/seasons", json={"id": season, "starts_at": _time(days_ago), **body}
+    )
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+async def _rating(client: httpx.AsyncClient, ladder: str, player: str, **query: Any) -> Any:
+    response = await client.get(f"/ladders/{ladder}/players/{player}", params=query)
+    assert response.status_code == 200, response.text
+    return response.json()["ratings"][0]
+
+
+async def _board(client: httpx.AsyncClient, ladder: str, **query: Any) -> list[dict[str, Any]]:
+    response = await client.get(f"/ladders/{ladder}/leaderboard", params=query)
+    assert response.status_code == 200, response.text
+    entries: list[dict[str, Any]] = response.json()["entries"]
+    return entries
+
+
+async def test_a_soft_reset_is_read_after_the_start(client: httpx.AsyncClient) -> None:
+    """a beats b 20 days ago: 1516 / 1484. A season 10 days ago regresses a third toward
+    1500 (FiveThirtyEight): 1500 + 16 * 2/3 = 1510.667, 1500 - 16 * 2/3 = 1489.333."""
+    await make_ladder(client, "soft", "elo")
+    await post_game(client, _game("soft", "g1", "a", "b", 20))
+    created = await _season(
+        client, "soft", "s2", 10, name="Season 2", reset={"kind": "soft", "fraction": THIRD}
+    )
+    assert created["status"] == "current"
+    assert created["ends_at"] is None
+    # The ladder's first reset re-rates its history once: its states start carrying the time
+    # of their last event, which an uncertainty reset and decay read (docs/ranked.md).
+    assert (created["recomputed_events"], created["recomputed_players"]) == (1, 2)
+    assert created["reset"] == {"kind": "soft", "fraction": THIRD}
+    assert (await _rating(client, "soft", "a"))["rating"] == pytest.approx(1510.6667, abs=1e-4)
+    assert (await _rating(client, "soft", "b"))["rating"] == pytest.approx(1489.3333, abs=1e-4)
+    # As of before the season: as stored.
+    then = await _rating(client, "soft", "a", as_of=_time(11))
+    assert then["rating"] == 1516.0
+    board = await _board(client, "soft")
+    assert [(e["player"], round(e["rating"], 4)) for e in board] == [
+        ("a", 1510.6667), ("b", 1489.3333)
+    ]  # fmt: skip
+    # The next game starts from the reset ratings and says so.
+    new = by_player((await post_game(client, _game("soft", "g2", "b", "a", 1)))["changes"])
+    gain = _elo_win(1489.3333333333333, 1510.6666666666667)
+    assert new["b"]["rating_after"] == pytest.approx(1489.3333333333333 + gain, abs=1e-9)
+    assert new["b"]["details"]["season_reset"] == {
+        "seasons": ["s2"],
+        "rating": 1484.0,
+        "deviation": None,
+    }
+
+
+async def test_a_past_season_rerates_what_follows_it(client: httpx.AsyncClient) -> None:
+    """g1 20 days ago (1516 / 1484), g2 5 days ago (a wins again). A season 10 days ago with a
+    soft third reset: g2 starts from 1510.667 / 1489.333 and is re-rated; deleting the season
+    puts g2 back on 1516 / 1484."""
+    await make_ladder(client, "past", "elo")
+    await post_game(client, _game("past", "g1", "a", "b", 20))
+    await post_game(client, _game("past", "g2", "a", "b", 5))
+    plain = 1516 + _elo_win(1516, 1484)
+    assert (await _rating(client, "past", "a"))["rating"] == pytest.approx(plain, abs=1e-9)
+    # The ladder's first reset (before anyone played: it resets nobody) re-rates everything
+    # once, its states then carrying their last event's time.
+    first = await _season(client, "past", "s1", 30, reset={"kind": "hard"})
+    assert (first["recomputed_events"], first["recomputed_players"]) == (2, 2)
+    assert (await _rating(client, "past", "a"))["rating"] == pytest.approx(plain, abs=1e-9)
+    # From then on, a season re-rates what follows its start: g2.
+    created = await _season(client, "past", "s2", 10, reset={"kind": "soft", "fraction": THIRD})
+    assert (created["recomputed_events"], created["recomputed_players"]) == (1, 2)
+    a_start, b_start = 1500 + 16 * (2 / 3), 1500 - 16 * (2 / 3)
+    reset = a_start + _elo_win(a_start, b_start)
+    assert (await _rating(client, "past", "a"))["rating"] == pytest.approx(reset, abs=1e-9)
+    history = (await client.get("/ladders/past/players/a/history")).json()
+    resets = [e["details"].get("season_reset") for e in history["entries"]]
+    assert [r for r in resets if r is not None] == [
+        {"seasons": ["s2"], "rating": 1516.0, "deviation": None}
+    ]
+    # A change of its reset re-rates again: hard puts both back at 1500 (+16 for a's win).
+    changed = await client.put(
+        "/ladders/past/seasons/s2",
+        json={"id": "s2", "starts_at": _time(10), "reset": {"kind": "hard"}},
+    )
+    assert changed.status_code == 200, changed.text
+    assert (await _rating(client, "past", "a"))["rating"] == pytest.approx(1516.0, abs=1e-9)
+    deleted = await client.delete("/ladders/past/seasons/s2")
+    assert deleted.status_code == 204
+    assert (await _rating(client, "past", "a"))["rating"] == pytest.approx(plain, abs=1e-9)
+    assert [s["id"] for s in (await client.get("/ladders/past/seasons")).json()] == ["s1"]
+
+
+@pytest.mark.parametrize(
+    ("idle_days", "sigma"),
+    [
+        (30, 5.0),  # clamp((30 - 30) / 330) = 0: m
+        (60, 5.303030303030303),  # 5 + (25/3 - 5) * 30/330 = 5 + 10/33
+        (360, 8.333333333333334),  # clamp(1) = 1: sigma0 = 25/3
+    ],
+)
+async def test_beyond_all_reasons_uncertainty_reset(
+    client: httpx.AsyncClient, idle_days: int, sigma: float
+) -> None:
+    """teiserver#539 on TrueSkill (sigma0 = 25/3), m 5, a 30, b 360: a settled player (mu 31,
+    sigma 2, set by an adjustment) whose last event was ``idle_days`` before the season."""
+    await make_ladder(client, "bar", "trueskill")
+    adjusted = await client.put(
+        "/ladders/bar/players/p",
+        json={"rating": 31, "deviation": 2, "at": _time(idle_days + 1)},
+    )
+    assert adjusted.status_code == 200, adjusted.text
+    reset = {"kind": "uncertainty", "min": 5, "min_until_days": 30, "full_after_days": 360}
+    await _season(client, "bar", "s2", 1, reset=reset)
+    read = await _rating(client, "bar", "p")
+    assert read["deviation"] == pytest.approx(sigma, abs=1e-9)
+    assert read["rating"] == 31.0
+
+
+async def test_seasons_are_listed_with_their_ends_and_status(client: httpx.AsyncClient) -> None:
+    await make_ladder(client, "list", "elo")
+    await _season(client, "list", "s1", 30)
+    await _season(client, "list", "s3", -30, reset={"kind": "hard"})
+    await _season(client, "list", "s2", 10, name="Two")
+    listed = (await client.get("/ladders/list/seasons")).json()
+    assert [(s["id"], s["status"]) for s in listed] == [
+        ("s1", "closed"), ("s2", "current"), ("s3", "upcoming")
+    ]  # fmt: skip
+    assert listed[0]["ends_at"] == listed[1]["starts_at"].replace("Z", "+00:00") or (
+        datetime.fromisoformat(listed[0]["ends_at"])
+        == datetime.fromisoformat(listed[1]["starts_at"])
+    )
+    assert listed[1]["name"] == "Two"
+    assert listed[0]["name"] == "s1"
+    assert listed[2]["ends_at"] is None
+    assert listed[0]["reset"] == {"kind": "none"}
+    one = (await client.get("/ladders/list/seasons/s2")).json()
+    assert one == listed[1]
+
+
+async def test_a_future_season_takes_effect_at_its_time(client: httpx.AsyncClient) -> None:
+    """Nothing is written when it starts: a read after its start sees the reset."""
+    await make_ladder(client, "future", "elo")
+    await post_game(client, _game("future", "g1", "a", "b", 1))
+    starts = datetime.now(UTC) + timedelta(seconds=1.5)
+    response = await client.post(
+        "/ladders/future/seasons",
+        json={"id": "next", "starts_at": starts.isoformat(), "reset": {"kind": "hard"}},
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["status"] == "upcoming"
+    assert (await _rating(client, "future", "a"))["rating"] == 1516.0
+    await asyncio.sleep(max(0.0, (starts - datetime.now(UTC)).total_seconds()) + 0.2)
+    assert (await _rating(client, "future", "a"))["rating"] == 1500.0
+    assert (await client.get("/ladders/future/seasons/next")).json()["status"] == "current"
+
+
+@pytest.mark.parametrize(
+    ("system", "body", "status", "loc"),
+    [
+        ("elo", {"reset": {"kind": "soft", "fraction": 2}}, 422, ["reset", "fraction"]),
+        ("elo", {"reset": {"kind": "soft"}}, 422, ["reset"]),
+        ("elo", {"reset": {"kind": "sideways"}}, 422, ["reset", "kind"]),
+        (
+            "elo",
+            {"reset": {"kind": "uncertainty", "min": 5, "min_until_days": 1, "full_after_days": 9}},
+            422,
+            ["reset", "kind"],
+        ),
+        ("elo", {"best_of": 3}, 422, ["best_of"]),
+        ("elo", {"best_of": 0}, 422, ["best_of"]),
+        ("cdiplo", {"reset": {"kind": "hard"}}, 422, ["reset", "kind"]),
+        ("glicko", {"reset": {"kind": "soft", "fraction": 0.5}}, 201, None),
+    ],
+)
+async def test_bad_seasons_are_refused_naming_the_field(
+    client: httpx.AsyncClient, system: str, body: dict[str, Any], status: int, loc: Any
+) -> None:
+    await make_ladder(client, "bad", system)
+    response = await client.post(
+        "/ladders/bad/seasons", json={"id": "s", "starts_at": _time(1), **body}
+    )
+    assert response.status_code == status, response.text
+    if loc is not None:
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert [e["loc"] for e in response.json()["errors"]] == [loc]
+        assert (await client.get("/ladders/bad/seasons")).json() == []
+
+
+async def test_conflicts_and_unknown_seasons(client: httpx.AsyncClient) -> None:
+    await make_ladder(client, "edges", "elo")
+    await _season(client, "edges", "s1", 3)
+    again = await client.post("/ladders/edges/seasons", json={"id": "s1", "starts_at": _time(2)})
+    assert again.status_code == 409
+    same_start = await client.post(
+        "/ladders/edges/seasons", json={"id": "s2", "starts_at": _time(3)}
+    )
+    assert same_start.status_code == 422
+    assert same_start.json()["errors"][0]["loc"] == ["starts_at"]
+    other_id = await client.put(
+        "/ladders/edges/seasons/s1", json={"id": "s9", "starts_at": _time(2)}
+    )
+    assert other_id.status_code == 422
+    assert (await client.get("/ladders/edges/seasons/nope")).status_code == 404
+    assert (await client.delete("/ladders/edges/seasons/nope")).status_code == 404
+    missing = await client.put(
+        "/ladders/edges/seasons/nope", json={"id": "nope", "starts_at": _time(1)}
+    )
+    assert missing.status_code == 404
+    assert (await client.get("/ladders/nope/seasons")).status_code == 404
