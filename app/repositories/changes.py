@@ -347,6 +347,21 @@ class ChangeRepository:
             condition = and_(condition, Change.player.in_(players))
         return self._statistics(condition)
 
+    def details_between(
+        self, ladder_id: str, since: datetime, until: datetime
+    ) -> list[tuple[str, str, dict[str, Any]]]:
+        """(player, faction, details) of every change from ``since`` up to ``until``, of
+        rated results only (a circuit reads each event's points from them)."""
+        rows = self.session.execute(
+            select(Change.player, Change.faction, Change.details).where(
+                Change.ladder_id == ladder_id,
+                Change.occurred_at >= since,
+                Change.occurred_at <= until,
+                Change.outcome.is_not(None),
+            )
+        )
+        return [(player, faction, details) for player, faction, details in rows]
+
     def _statistics(self, condition: Any) -> dict[tuple[str, str], dict[str, Any]]:
         rows = self.session.execute(
             select(

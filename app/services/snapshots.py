@@ -41,6 +41,8 @@ class Entry:
     division: str | None = None
     #: What decay took, read at a time: idle days and the stored values (None: no decay).
     decay: Mapping[str, Any] | None = None
+    #: A circuit's season score (``best_of``), by which its board ranks (``rank_by`` points).
+    points: float | None = None
 
 
 __all__ = [
@@ -95,12 +97,22 @@ def sort_value(standing: Standing, rank_by: str) -> tuple[float, float]:
     return (value if value is not None else standing.rating, standing.tiebreak or 0.0)
 
 
+#: ``rank_by`` of a circuit's season board: by each entry's ``points``.
+POINTS = "points"
+
+
+def _value(entry: Entry, rank_by: str) -> tuple[float, float]:
+    if rank_by == POINTS:
+        return (entry.points or 0.0, 0.0)
+    return sort_value(entry.standing, rank_by)
+
+
 def ranked(entries: Iterable[Entry], rank_by: str) -> list[tuple[int, Entry]]:
     """Entries best first with competition positions (equal values share a position)."""
     ordered = sorted(
         entries,
         key=lambda e: (
-            tuple(-v for v in sort_value(e.standing, rank_by)),
+            tuple(-v for v in _value(e, rank_by)),
             e.player,
             e.faction or "",
         ),
@@ -109,7 +121,7 @@ def ranked(entries: Iterable[Entry], rank_by: str) -> list[tuple[int, Entry]]:
     previous: tuple[float, float] | None = None
     position = 0
     for index, entry in enumerate(ordered, start=1):
-        value = sort_value(entry.standing, rank_by)
+        value = _value(entry, rank_by)
         if value != previous:
             position = index
             previous = value

@@ -251,3 +251,134 @@ async def test_conflicts_and_unknown_seasons(client: httpx.AsyncClient) -> None:
     )
     assert missing.status_code == 404
     assert (await client.get("/ladders/nope/seasons")).status_code == 404
+
+
+async def _season_board(
+    client: httpx.AsyncClient, ladder: str, season: str, **query: Any
+) -> list[dict[str, Any]]:
+    response = await client.get(
+        f"/ladders/{ladder}/leaderboard", params={"season": season, **query}
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["season"] == season
+    entries: list[dict[str, Any]] = response.json()["entries"]
+    return entries
+
+
+def _rows(entries: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [(e["position"], e["player"], round(e["rating"], 4), e["games"]) for e in entries]
+
+
+async def test_season_boards_count_their_own_events(client: httpx.AsyncClient) -> None:
+    """s1 from 30 days ago: a beats b (1516 / 1484). s2 from 10 days ago (no reset): c beats a
+    (c 1500 vs a 1516: c gains 32 (1 - 1 / (1 + 10^(16/400))) = 16.7361), then c beats d.
+    s1's board: a and b as s1 ended, one game each. s2's: c, a and d, s2's games only."""
+    await make_ladder(client, "boards", "elo")
+    await _season(client, "boards", "s1", 30)
+    await _season(client, "boards", "s2", 10)
+    await post_game(client, _game("boards", "g1", "a", "b", 20))
+    await post_game(client, _game("boards", "g2", "c", "a", 5))
+    gain = _elo_win(1500, 1516)
+    assert gain == pytest.approx(16.7363, abs=1e-4)
+    c = 1500 + gain
+    d_gain = _elo_win(c, 1500)
+    await post_game(client, _game("boards", "g3", "c", "d", 4))
+    assert _rows(await _season_board(client, "boards", "s1")) == [
+        (1, "a", 1516.0, 1), (2, "b", 1484.0, 1)
+    ]  # fmt: skip
+    assert _rows(await _season_board(client, "boards", "s2")) == [
+        (1, "c", round(c + d_gain, 4), 2),
+        (2, "a", round(1516 - gain, 4), 1),
+        (3, "d", round(1500 - d_gain, 4), 1),
+    ]
+    s1 = await _season_board(client, "boards", "s1")
+    assert (s1[0]["win_rate"], s1[1]["win_rate"]) == (1.0, 0.0)
+    bad = await client.get("/ladders/boards/leaderboard", params={"season": "nope"})
+    assert bad.status_code == 422
+    assert bad.json()["errors"][0]["loc"] == ["query", "season"]
+    both = await client.get(
+        "/ladders/boards/leaderboard", params={"season": "s1", "as_of": _time(1)}
+    )
+    assert both.status_code == 422
+
+
+async def test_a_correction_in_a_closed_season_changes_its_board_only(
+    client: httpx.AsyncClient,
+) -> None:
+    """s0 (40 days ago), s1 (30), s2 (10), each with a soft third reset. x beats y in s0; a
+    beats b in s1, then the result is corrected (b won). s1's board turns over; s0's is
+    exactly as it was; s2's has nobody (no game in it)."""
+    soft = {"kind": "soft", "fraction": THIRD}
+    await make_ladder(client, "closed", "elo")
+    for season, days in (("s0", 40), ("s1", 30), ("s2", 10)):
+        await _season(client, "closed", season, days, reset=soft)
+    await post_game(client, _game("closed", "g0", "x", "y", 35))
+    await post_game(client, _game("closed", "g1", "a", "b", 20))
+    before = await _season_board(client, "closed", "s0")
+    assert _rows(before) == [(1, "x", 1516.0, 1), (2, "y", 1484.0, 1)]
+    assert _rows(await _season_board(client, "closed", "s1")) == [
+        (1, "a", 1516.0, 1), (2, "b", 1484.0, 1)
+    ]  # fmt: skip
+    corrected = await client.put(
+        "/ladders/closed/games/g1", json=_game("closed", "g1", "b", "a", 20)
+    )
+    assert corrected.status_code == 200, corrected.text
+    assert _rows(await _season_board(client, "closed", "s1")) == [
+        (1, "b", 1516.0, 1), (2, "a", 1484.0, 1)
+    ]  # fmt: skip
+    assert await _season_board(client, "closed", "s0") == before
+    assert await _season_board(client, "closed", "s2") == []
+    # Now, through s2's reset (b's game came after s1's): 1500 + 16 * 2/3 = 1510.667.
+    assert (await _rating(client, "closed", "b"))["rating"] == pytest.approx(
+        1500 + 16 * (2 / 3), abs=1e-9
+    )
+
+
+async def test_placement_restarts_with_each_season(client: httpx.AsyncClient) -> None:
+    """placement_games 1: a and b played in s1, so in s2 (from 10 days ago) they are
+    provisional again until they play; c, who played in s2, is not."""
+    await make_ladder(client, "placing", "elo", placement_games=1)
+    await _season(client, "placing", "s1", 30)
+    await _season(client, "placing", "s2", 10)
+    await post_game(client, _game("placing", "g1", "a", "b", 20))
+    await post_game(client, _game("placing", "g2", "c", "d", 5))
+    assert (await _rating(client, "placing", "a"))["provisional"] is True
+    assert (await _rating(client, "placing", "c"))["provisional"] is False
+    assert [e["player"] for e in await _board(client, "placing")] == ["c", "d"]
+    # As of s1, a and b had their placement game.
+    assert (await _rating(client, "placing", "a", as_of=_time(15)))["provisional"] is False
+    assert [e["player"] for e in await _season_board(client, "placing", "s1")] == ["a", "b"]
+
+
+def _tournament(ladder: str, tournament_id: str, days_ago: int, order: str) -> dict[str, Any]:
+    held = (NOW - timedelta(days=days_ago)).date().isoformat()
+    return {
+        "ladder": ladder,
+        "id": tournament_id,
+        "held_on": held,
+        "standings": [{"player": p, "rank": i} for i, p in enumerate(order, start=1)],
+    }
+
+
+async def test_a_circuit_ranks_by_each_players_best_three_of_five(
+    client: httpx.AsyncClient,
+) -> None:
+    """C-Diplo, 4 players an event: N/place + 38, 14, 7 for the first three places, so 1st 42,
+    2nd 16, 3rd 4/3 + 7 = 8.333, 4th 1. Five events:
+    p 1,2,3,4,2: 42 16 8.33 1 16 -> best 3: 74 (all five: 83.33)
+    q 2,1,1,2,3: 16 42 42 16 8.33 -> 100 (124.33)
+    r 3,3,2,1,1: 8.33 8.33 16 42 42 -> 100 (116.67)
+    s 4,4,4,3,4: 1 1 1 8.33 1 -> 10.33 (12.33)
+    By best 3, q and r share first place, where the totals put q ahead."""
+    await make_ladder(client, "circuit", "cdiplo")
+    await _season(client, "circuit", "y1", 60, best_of=3)
+    for number, order in enumerate(("pqrs", "qprs", "qrps", "rqsp", "rpqs"), start=1):
+        response = await client.post(
+            "/tournaments", json=_tournament("circuit", f"t{number}", 50 - number, order)
+        )
+        assert response.status_code == 201, response.text
+    board = await _season_board(client, "circuit", "y1")
+    assert [(e["position"], e["player"], round(e["points"], 4)) for e in board] == [
+        (1, "q", 100.0), (1, "r", 100.0), (3, "p", 74.0), (4, "s", 10.3333)
+    ]  # fmt: skip
+    assert [round(e["rating"], 4) for e in board] == [124.3333, 116.6667, 83.3333, 12.3333]
