@@ -104,7 +104,7 @@ def create_season(
             )
         if len(seasons) >= MAX_SEASONS:
             raise Invalid.at(("id",), f"a ladder keeps at most {MAX_SEASONS} seasons")
-        return [*seasons, _checked(runtime, body, seasons)]
+        return [*seasons, checked(runtime, body, seasons)]
 
     return _write(db, ladder_id, body.id, edit, caller)
 
@@ -118,7 +118,7 @@ def replace_season(
     def edit(runtime: Runtime, seasons: list[Stored]) -> list[Stored]:
         index = find(seasons, season_id, ladder_id)
         others = seasons[:index] + seasons[index + 1 :]
-        return [*others, _checked(runtime, body, others)]
+        return [*others, checked(runtime, body, others)]
 
     return _write(db, ladder_id, season_id, edit, caller)
 
@@ -131,7 +131,7 @@ def delete_season(db: Database, ladder_id: str, season_id: str, caller: Caller =
     _write(db, ladder_id, season_id, edit, caller)
 
 
-def _checked(runtime: Runtime, body: SeasonIn, others: Sequence[Mapping[str, Any]]) -> Stored:
+def checked(runtime: Runtime, body: SeasonIn, others: Sequence[Mapping[str, Any]]) -> Stored:
     """The season as stored, once its reset and ``best_of`` suit the ladder (422 naming the
     field otherwise)."""
     rater = runtime.rater

@@ -188,13 +188,16 @@ def read(
         standing, decay = entry.standing, None
         if runtime.timed and entry.state is not None:
             state = runtime.read(entry.state, at)
-            if state != entry.state:
+            # ``decay`` says what decay (and a reset on its way) took, where the ladder
+            # decays; a reset alone shows in the values read.
+            if state != entry.state and policy.decay is not None:
                 decay = {
                     "idle_days": ranked_play.idle_days(entry.state, at),
                     "rating": standing.rating,
                     "deviation": standing.deviation,
                     "ranking_value": standing.ranking_value,
                 }
+            if state != entry.state:
                 standing = shown(runtime.rater, state, ladder_state)
         value = sort_value(standing, rank_by)[0]
         games = (

@@ -382,3 +382,46 @@ async def test_a_circuit_ranks_by_each_players_best_three_of_five(
         (1, "q", 100.0), (1, "r", 100.0), (3, "p", 74.0), (4, "s", 10.3333)
     ]  # fmt: skip
     assert [round(e["rating"], 4) for e in board] == [124.3333, 116.6667, 83.3333, 12.3333]
+
+
+async def test_export_and_import_keep_the_seasons(
+    client: httpx.AsyncClient,
+    database: Any,
+    tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The copy has the same seasons, so the same reset ratings and season boards."""
+    from tests.api.test_import_export import run_cli
+
+    await make_ladder(client, "orig", "elo")
+    await _season(client, "orig", "s1", 30, name="One")
+    await _season(client, "orig", "s2", 10, reset={"kind": "soft", "fraction": THIRD})
+    await post_game(client, _game("orig", "g1", "a", "b", 20))
+    await post_game(client, _game("orig", "g2", "c", "a", 5))
+    out = tmp_path / "orig.jsonl"
+    assert run_cli(monkeypatch, database, "export", "--ladder", "orig", "--output", str(out)) == 0
+    assert run_cli(monkeypatch, database, "import", str(out), "--ladder", "copy") == 0
+    assert (await client.get("/ladders/copy/seasons")).json() == (
+        await client.get("/ladders/orig/seasons")
+    ).json()
+    assert await _board(client, "copy") == await _board(client, "orig")
+    for season in ("s1", "s2"):
+        assert await _season_board(client, "copy", season) == await _season_board(
+            client, "orig", season
+        )
+
+
+async def test_what_if_keeps_the_seasons(client: httpx.AsyncClient) -> None:
+    """The same parameters proposed: the replay, resets included, gives the ratings read now
+    (a: 1500 + 16 * 2/3 after s2's soft reset, then a win over c)."""
+    await make_ladder(client, "wi", "elo")
+    await _season(client, "wi", "s2", 10, reset={"kind": "soft", "fraction": THIRD})
+    await post_game(client, _game("wi", "g1", "a", "b", 20))
+    await post_game(client, _game("wi", "g2", "a", "c", 5))
+    response = await client.post("/ladders/wi/whatif", json={"params": {"k": 32}})
+    assert response.status_code == 200, response.text
+    a_start = 1500 + 16 * (2 / 3)
+    entries = {e["player"]: e for e in response.json()["entries"]}
+    assert entries["a"]["proposed"]["rating"] == pytest.approx(
+        a_start + _elo_win(a_start, 1500), abs=1e-9
+    )
