@@ -113,6 +113,12 @@ def configure(
                     "needs period 'game': with rating periods the deviation grows by the "
                     "system's own no-game step",
                 )
+            if resets and rater.params.get("period", "game") != "game":
+                raise InvalidParameter(
+                    "period",
+                    "must be 'game' while a season resets ratings: a rating period's open "
+                    "results would not be reset",
+                )
             growth = rater.params.get("c") if system_id == "glicko" else None
             rater = ranked.Timed(rater, policy.decay, initial, growth, starts)
     except InvalidParameter as exc:

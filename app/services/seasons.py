@@ -123,12 +123,16 @@ def replace_season(
     return _write(db, ladder_id, season_id, edit, caller)
 
 
-def delete_season(db: Database, ladder_id: str, season_id: str, caller: Caller = ADMIN) -> None:
+def delete_season(
+    db: Database, ladder_id: str, season_id: str, caller: Caller = ADMIN
+) -> SeasonChanged:
+    """Remove a season; the answer says what was re-rated (the route answers 204)."""
+
     def edit(runtime: Runtime, seasons: list[Stored]) -> list[Stored]:
         index = find(seasons, season_id, ladder_id)
         return seasons[:index] + seasons[index + 1 :]
 
-    _write(db, ladder_id, season_id, edit, caller)
+    return _write(db, ladder_id, season_id, edit, caller)
 
 
 def checked(runtime: Runtime, body: SeasonIn, others: Sequence[Mapping[str, Any]]) -> Stored:
