@@ -119,6 +119,11 @@ class LadderRepository:
                 result[ladder_id][kind + "s"] = count
         return result
 
+    def seasons(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """Every ladder with seasons, and its seasons."""
+        rows = self.session.execute(select(Ladder.id, Ladder.seasons))
+        return [(ladder_id, seasons) for ladder_id, seasons in rows if seasons]
+
     def set_state(self, ladder_id: str, state: dict[str, Any], now: datetime) -> None:
         self.session.execute(
             update(Ladder).where(Ladder.id == ladder_id).values(state=state, updated_at=now)

@@ -345,7 +345,10 @@ def write_export(db: Database, ladder_id: str, out: TextIO) -> int:
         if ladder.title:
             header["title"] = ladder.title
         if ladder.seasons:  # their resets are part of the history (SYSTEMS.md "Seasons")
-            header["seasons"] = ladder.seasons
+            header["seasons"] = [
+                {k: v for k, v in season.items() if k != seasons.ANNOUNCED}
+                for season in ladder.seasons
+            ]
         out.write(json.dumps({HEADER: header}, sort_keys=True) + "\n")
         for profile in ProfileRepository(session).of_ladder(ladder_id):
             line = {"player": profile.player, "name": profile.name, "country": profile.country}

@@ -40,6 +40,9 @@ from app.services.unit_of_work import Lock, UnitOfWork, run_write
 EVENT_POINTS: Mapping[str, str] = {"cdiplo": "points", "wpe": "points", "daanz": "masterpoints"}
 #: The most seasons a ladder keeps (each is read with the ladder).
 MAX_SEASONS = 1_000
+#: A stored season's mark: its start has been announced in the feed (``season.started``),
+#: or it was written after its start. Not shown, not exported.
+ANNOUNCED = "announced"
 
 Stored = dict[str, Any]
 
@@ -174,6 +177,9 @@ def checked(runtime: Runtime, body: SeasonIn, others: Sequence[Mapping[str, Any]
         "starts_at": starts_at,
         "reset": reset.as_json(),
         "best_of": body.best_of,
+        # A season written after its start was announced by that write (season.changed);
+        # one to come is announced when its time comes (:func:`announce_started`).
+        ANNOUNCED: body.starts_at <= now(),
     }
 
 
@@ -246,3 +252,35 @@ def _write(
 
 def _start(season: Mapping[str, Any]) -> datetime:
     return datetime.fromisoformat(season["starts_at"])
+
+
+def announce_started(db: Database, at: datetime) -> int:
+    """Publish a ``season.started`` feed item for every season whose start has come by
+    ``at`` and that no item announced yet; the number published. Run by every process's
+    feed dispatcher (app/services/delivery.py): each ladder's are marked and published in
+    one write holding the ladder, so two processes never announce a season twice. The item
+    lists no rating: a reset changes no stored state (it is read through, docs/ranked.md)."""
+
+    def due(seasons: Sequence[Mapping[str, Any]]) -> list[str]:
+        return [s["id"] for s in seasons if not s.get(ANNOUNCED, True) and _start(s) <= at]
+
+    found = db.run(lambda session: LadderRepository(session).seasons(), write=False)
+    published = 0
+    for ladder_id, seasons in found:
+        if not due(seasons):
+            continue
+
+        def work(unit: UnitOfWork, ladder_id: str = ladder_id) -> int:
+            write = unit.ladder(ladder_id)
+            ladder = write.ladder
+            stored = list(ladder.seasons or [])
+            ids = due(stored)
+            if ids:
+                ladder.seasons = [{**s, ANNOUNCED: True} if s["id"] in ids else s for s in stored]
+                write.session.flush()
+                for season_id in ids:
+                    write.publish(feed.SEASON_STARTED, ("season", season_id), feed.Moved())
+            return len(ids)
+
+        published += run_write(db, work, lock=Lock.EXCLUSIVE)
+    return published

@@ -425,3 +425,30 @@ async def test_what_if_keeps_the_seasons(client: httpx.AsyncClient) -> None:
     assert entries["a"]["proposed"]["rating"] == pytest.approx(
         a_start + _elo_win(a_start, 1500), abs=1e-9
     )
+
+
+async def test_the_feed_announces_a_season_when_its_time_comes(
+    client: httpx.AsyncClient, database: Any
+) -> None:
+    """Creating a season publishes season.changed; the dispatcher's look at a time past a
+    future season's start publishes its season.started, once (a past season's creation was
+    its announcement)."""
+    from app.services.seasons import announce_started
+
+    await make_ladder(client, "herald", "elo")
+    await post_game(client, _game("herald", "g1", "a", "b", 1))
+    await _season(client, "herald", "past", 3)
+    await _season(client, "herald", "next", -2, reset={"kind": "hard"})
+    assert announce_started(database, NOW) == 0
+    assert announce_started(database, NOW + timedelta(days=3)) == 1
+    assert announce_started(database, NOW + timedelta(days=4)) == 0
+    items = (await client.get("/ladders/herald/feed")).json()["items"]
+    assert [(i["type"], i["event"]) for i in items] == [
+        ("game.rated", {"kind": "game", "id": "g1"}),
+        ("season.changed", {"kind": "season", "id": "past"}),
+        ("season.changed", {"kind": "season", "id": "next"}),
+        ("season.started", {"kind": "season", "id": "next"}),
+    ]
+    assert items[-1]["ratings"] == []
+    # The mark is the service's own: not shown, not in a season's body.
+    assert "announced" not in (await client.get("/ladders/herald/seasons/next")).json()
