@@ -129,7 +129,7 @@ def replace_season(
 def delete_season(
     db: Database, ladder_id: str, season_id: str, caller: Caller = ADMIN
 ) -> SeasonChanged:
-    """Remove a season; the answer says what was re-rated (the route answers 204)."""
+    """Remove a season; the answer is the season as it stood, and what was re-rated."""
 
     def edit(runtime: Runtime, seasons: list[Stored]) -> list[Stored]:
         index = find(seasons, season_id, ladder_id)
@@ -212,7 +212,8 @@ def _write(
         write = unit.ladder(ladder_id)
         ladder = write.ladder
         before = write.runtime
-        seasons = sorted(edit(before, list(ladder.seasons or [])), key=_start)
+        stored = list(ladder.seasons or [])
+        seasons = sorted(edit(before, stored), key=_start)
         ladder.seasons = seasons or None
         ladder.updated_at = now()
         write.session.flush()
@@ -223,21 +224,10 @@ def _write(
         if changed and latest is not None and (start is None or latest[0] >= start):
             recomputed = recompute(write, start)
         write.publish(feed.SEASON_CHANGED, ("season", season_id))
-        at = now()
-        index = next((i for i, s in enumerate(seasons) if s["id"] == season_id), None)
-        shown = (
-            season_out(seasons, index, at)
-            if index is not None
-            else SeasonOut(
-                id=season_id,
-                name=season_id,
-                starts_at=at,
-                ends_at=None,
-                status="closed",
-                reset={"kind": "none"},
-                best_of=None,
-            )
-        )
+        # The season as it stands now, or as it stood (deleted).
+        shown_in = seasons if any(s["id"] == season_id for s in seasons) else stored
+        index = find(shown_in, season_id, ladder_id)
+        shown = season_out(shown_in, index, now())
         out = SeasonChanged(
             **shown.model_dump(),
             recomputed_events=recomputed[0],

@@ -129,7 +129,9 @@ async def test_a_past_season_rerates_what_follows_it(client: httpx.AsyncClient) 
     assert changed.status_code == 200, changed.text
     assert (await _rating(client, "past", "a"))["rating"] == pytest.approx(1516.0, abs=1e-9)
     deleted = await client.delete("/ladders/past/seasons/s2")
-    assert deleted.status_code == 204
+    assert deleted.status_code == 200
+    assert (deleted.json()["id"], deleted.json()["reset"]) == ("s2", {"kind": "hard"})
+    assert deleted.json()["recomputed_events"] == 1
     assert (await _rating(client, "past", "a"))["rating"] == pytest.approx(plain, abs=1e-9)
     assert [s["id"] for s in (await client.get("/ladders/past/seasons")).json()] == ["s1"]
 

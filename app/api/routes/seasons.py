@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Path, status
 
 from app.api.deps import DB, HistoryAdmin, Reader
 from app.core.logging import note
@@ -53,9 +53,11 @@ def replace_season(
     return service.replace_season(db, ladder, season, body, caller)
 
 
-@router.delete("/ladders/{ladder}/seasons/{season}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_season(ladder: LadderId, season: SeasonId, db: DB, caller: HistoryAdmin) -> Response:
-    """Remove a season: its reset no longer applies, and history after it is re-rated."""
+@router.delete("/ladders/{ladder}/seasons/{season}", response_model=SeasonChanged)
+def delete_season(
+    ladder: LadderId, season: SeasonId, db: DB, caller: HistoryAdmin
+) -> SeasonChanged:
+    """Remove a season: its reset no longer applies, and history after it is re-rated. The
+    answer is the season as it stood."""
     note(ladder=ladder)
-    service.delete_season(db, ladder, season, caller)
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
+    return service.delete_season(db, ladder, season, caller)
