@@ -27,6 +27,7 @@ from app.api.routes import (
     ladders,
     matchmaking,
     players,
+    seasons,
     systems,
     webhooks,
 )
@@ -173,6 +174,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         events,
         feed,
         players,
+        seasons,
         matchmaking,
         keys,
         webhooks,

@@ -16,6 +16,7 @@ between seasons; Beyond All Reason's season reset of σ (teiserver issue 539).
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -139,6 +140,58 @@ def uncertainty_reset(
     return PlayerState(state.rating, max(state.deviation, floor), state.volatility, state.extra)
 
 
+ResetKind = Literal["none", "soft", "uncertainty", "hard"]
+RESET_KINDS: tuple[ResetKind, ...] = ("none", "soft", "uncertainty", "hard")
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    """A season's reset (SYSTEMS.md "Seasons"): ``none`` (states carry over), ``soft``
+    (``fraction`` f toward the initial rating), ``uncertainty`` (the deviation raised to a
+    floor growing with the idle time: ``minimum`` m, ``min_until_days`` a,
+    ``full_after_days`` b) or ``hard`` (back to the initial state)."""
+
+    kind: ResetKind = "none"
+    fraction: float = 0.0
+    minimum: float = 0.0
+    min_until_days: float = 0.0
+    full_after_days: float = 0.0
+
+    def apply(self, state: PlayerState, idle_days: float, initial: PlayerState) -> PlayerState:
+        """``state`` after the reset, ``idle_days`` after its player's last event."""
+        if self.kind == "soft":
+            return soft_reset(state, self.fraction, initial)
+        if self.kind == "uncertainty":
+            return uncertainty_reset(
+                state, idle_days, self.minimum, self.min_until_days, self.full_after_days, initial
+            )
+        if self.kind == "hard":
+            return initial
+        return state
+
+    def as_json(self) -> dict[str, Json]:
+        if self.kind == "soft":
+            return {"kind": "soft", "fraction": self.fraction}
+        if self.kind == "uncertainty":
+            return {
+                "kind": "uncertainty",
+                "min": self.minimum,
+                "min_until_days": self.min_until_days,
+                "full_after_days": self.full_after_days,
+            }
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStart:
+    """A season's start as history sees it: at ``at``, ``reset`` applies to every player
+    rated before it, before any result at the same instant."""
+
+    season: str
+    at: datetime
+    reset: Reset
+
+
 def division(divisions: Sequence[Division] | None, value: float) -> str | None:
     """The last division whose ``min`` is at most ``value``."""
     if not divisions:
@@ -245,6 +298,42 @@ def parse_divisions(value: Json) -> tuple[Division, ...] | None:
     return tuple(found)
 
 
+def parse_reset(value: Json, initial: PlayerState | None = None) -> Reset:
+    """A season's ``reset`` (SYSTEMS.md "Seasons"); ``initial``: the ladder's initial state,
+    whose deviation an ``uncertainty`` reset needs (None: not checked here)."""
+    if value is None:
+        return Reset()
+    if not isinstance(value, Mapping) or not isinstance(value.get("kind"), str):
+        raise InvalidParameter("reset", "must be an object with a kind")
+    kind = value["kind"]
+    fields = {
+        "none": (),
+        "soft": ("fraction",),
+        "uncertainty": ("min", "min_until_days", "full_after_days"),
+        "hard": (),
+    }.get(kind)
+    if fields is None:
+        raise InvalidParameter("reset.kind", f"must be one of {', '.join(RESET_KINDS)}")
+    unknown = sorted(set(value) - {"kind", *fields})
+    missing = [name for name in fields if name not in value]
+    if unknown or missing:
+        takes = ", ".join(("kind", *fields))
+        raise InvalidParameter("reset", f"a {kind} reset takes exactly {takes}")
+    if kind == "soft":
+        return Reset("soft", fraction=_number("reset.fraction", value["fraction"], 0, 1))
+    if kind == "uncertainty":
+        if initial is not None and initial.deviation is None:
+            raise InvalidParameter("reset.kind", "uncertainty needs a system with a deviation")
+        high = MAX_DEVIATION if initial is None or initial.deviation is None else initial.deviation
+        minimum = _number("reset.min", value["min"], 0, high)
+        until = _number("reset.min_until_days", value["min_until_days"], 0, MAX_DAYS)
+        full = _number("reset.full_after_days", value["full_after_days"], 0, MAX_DAYS)
+        if full <= until:
+            raise InvalidParameter("reset.full_after_days", "must be more than min_until_days")
+        return Reset("uncertainty", minimum=minimum, min_until_days=until, full_after_days=full)
+    return Reset(kind)
+
+
 # -- a ladder's policy, and the rater it wraps ---------------------------------------------
 
 #: The ranked-play parameters every game system takes (SYSTEMS.md "Ranked play").
@@ -324,30 +413,58 @@ def _stamped(state: PlayerState, at: datetime) -> PlayerState:
     return PlayerState(state.rating, state.deviation, state.volatility, frozen(extra))
 
 
-class Decaying:
-    """A game rater whose players decay between their events (SYSTEMS.md "Ranked play").
+class Timed:
+    """A game rater whose players decay between their events and are reset at the start of
+    each season (SYSTEMS.md "Ranked play", "Seasons").
 
     Each state a game leaves (or an adjustment sets) carries its time (``extra
-    ["last_event_at"]``), so decay is a pure function of a stored state and the time it is read
-    at: a game starts from its players' states decayed to the game's time, and its ``details``
-    say what decay applied. Everything else is the wrapped rater's.
+    ["last_event_at"]``), so both are pure functions of a stored state and the time it is read
+    at: a state read at t has gone through every season start s with last event < s ≤ t (a
+    reset comes before any result at its instant), each time decayed up to s, reset (idle
+    days counted from its last event) and, unless the reset is ``none``, stamped s (a reset
+    is an event of each player it resets, as an adjustment is); then decayed up to t. A game
+    starts from its players' states read at its time, and its ``details`` say what decay and
+    the resets applied. Everything else is the wrapped rater's.
     """
 
     def __init__(
-        self, rater: Any, decay: Decay, initial: PlayerState, growth_constant: float | None
+        self,
+        rater: Any,
+        decay: Decay | None,
+        initial: PlayerState,
+        growth_constant: float | None,
+        seasons: Sequence[SeasonStart] = (),
     ) -> None:
         self._rater = rater
         self.decay = decay
         self._initial = initial
         self._growth_constant = growth_constant
+        #: The season starts that reset something, in time order.
+        self.seasons = tuple(sorted((s for s in seasons if s.reset.kind != "none"), key=_at))
+        self._starts = [season.at for season in self.seasons]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._rater, name)
 
-    def at(self, state: PlayerState, when: datetime) -> PlayerState:
-        """``state`` read at ``when``: decayed by the time since its player's last event."""
+    def _decayed(self, state: PlayerState, when: datetime) -> PlayerState:
         idle = idle_days(state, when)
         return decayed(self.decay, state, idle, self._initial, self._growth_constant)
+
+    def resets(self, state: PlayerState, when: datetime) -> tuple[SeasonStart, ...]:
+        """The season starts ``state`` goes through when it is read at ``when``."""
+        last = last_event_at(state)
+        if last is None or not self.seasons:
+            return ()
+        return self.seasons[bisect_right(self._starts, last) : bisect_right(self._starts, when)]
+
+    def at(self, state: PlayerState, when: datetime) -> PlayerState:
+        """``state`` read at ``when``: through the season starts since its player's last
+        event, and decayed by the time since then."""
+        for season in self.resets(state, when):
+            idle = idle_days(state, season.at)
+            reset = season.reset.apply(self._decayed(state, season.at), idle, self._initial)
+            state = _stamped(reset, season.at)
+        return self._decayed(state, when)
 
     def rate_game(
         self, game: Game, states: Mapping[PlayerKey, PlayerState], ladder_state: Mapping[str, Json]
@@ -360,12 +477,21 @@ class Decaying:
             stored, start = states[change.key], starts[change.key]
             details = change.details
             if start != stored:
-                terms = {
-                    "idle_days": idle_days(stored, when),
-                    "rating": stored.rating,
-                    "deviation": stored.deviation,
-                }
-                details = frozen({**details, "decay": terms})
+                terms: dict[str, Json] = {}
+                resets = self.resets(stored, when)
+                if resets:
+                    terms["season_reset"] = {
+                        "seasons": [season.season for season in resets],
+                        "rating": stored.rating,
+                        "deviation": stored.deviation,
+                    }
+                if self.decay is not None:
+                    terms["decay"] = {
+                        "idle_days": idle_days(stored, when),
+                        "rating": stored.rating,
+                        "deviation": stored.deviation,
+                    }
+                details = frozen({**details, **terms})
             changes.append(Change(change.key, change.before, _stamped(change.after, when), details))
         return Outcome(tuple(changes), outcome.ladder_state)
 
@@ -379,6 +505,10 @@ class Decaying:
     ) -> PlayerState:
         state: PlayerState = self._rater.adjusted_state(previous, rating, deviation, volatility, at)
         return _stamped(state, at)
+
+
+def _at(season: SeasonStart) -> datetime:
+    return season.at
 
 
 def describe(system_id: str) -> dict[str, dict[str, Json]]:

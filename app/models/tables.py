@@ -51,6 +51,9 @@ class Ladder(Base):
     #: The cursor of the ladder's last feed item. A write takes the next ones by updating it
     #: just before it commits, so the row's lock orders cursors as the writes commit.
     feed_cursor: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
+    #: The ladder's seasons, by start: ``[{"id", "name", "starts_at", "reset", "best_of"}]``
+    #: (NULL: none). Their resets are part of its history (SYSTEMS.md "Seasons").
+    seasons: Mapped[list[dict[str, Any]] | None] = mapped_column(JsonType)
 
 
 class Event(Base):

@@ -334,15 +334,33 @@ class ChangeRepository:
         ladder_id: str,
         until: datetime | None = None,
         players: Sequence[str] | None = None,
+        since: datetime | None = None,
     ) -> dict[tuple[str, str], dict[str, Any]]:
-        """Games, wins, draws, losses and last rated game of every rating (up to ``until``;
-        of ``players`` only: a page's, at most a page long, in one IN list)."""
+        """Games, wins, draws, losses and last rated game of every rating (from ``since``, up
+        to ``until``; of ``players`` only: a page's, at most a page long, in one IN list)."""
         condition = Change.ladder_id == ladder_id
+        if since is not None:
+            condition = and_(condition, Change.occurred_at >= since)
         if until is not None:
             condition = and_(condition, Change.occurred_at <= until)
         if players is not None:
             condition = and_(condition, Change.player.in_(players))
         return self._statistics(condition)
+
+    def details_between(
+        self, ladder_id: str, since: datetime, until: datetime
+    ) -> list[tuple[str, str, dict[str, Any]]]:
+        """(player, faction, details) of every change from ``since`` up to ``until``, of
+        rated results only (a circuit reads each event's points from them)."""
+        rows = self.session.execute(
+            select(Change.player, Change.faction, Change.details).where(
+                Change.ladder_id == ladder_id,
+                Change.occurred_at >= since,
+                Change.occurred_at <= until,
+                Change.outcome.is_not(None),
+            )
+        )
+        return [(player, faction, details) for player, faction, details in rows]
 
     def _statistics(self, condition: Any) -> dict[tuple[str, str], dict[str, Any]]:
         rows = self.session.execute(

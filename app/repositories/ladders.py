@@ -29,7 +29,7 @@ LADDER_LOCK = {
 _DRIVER_TRY_LOCK_SHARED = (
     "SELECT pg_try_advisory_xact_lock_shared(%(namespace)s, hashtext(%(ladder)s))"
 )
-_DRIVER_LADDER_HEAD = "SELECT system, params, state FROM ladders WHERE id = %(ladder)s"
+_DRIVER_LADDER_HEAD = "SELECT system, params, state, seasons FROM ladders WHERE id = %(ladder)s"
 
 
 class LadderRepository:
@@ -62,7 +62,7 @@ class LadderRepository:
         transaction's BEGIN when they start it: one round trip, not three, and none of the
         ORM's per-statement work. They stay two statements so the ladder is read after the
         lock is taken (a statement's snapshot is taken when it starts). The ladder comes back
-        detached, with its system, params and state: what a writer reads of it.
+        detached, with its system, params, state and seasons: what a writer reads of it.
         """
         if not is_postgres(self.session):
             return True, self.get(ladder_id)
@@ -77,8 +77,9 @@ class LadderRepository:
         found = head.fetchone()
         if found is None:
             return bool(taken), None
-        system, params, state = found
-        return bool(taken), Ladder(id=ladder_id, system=system, params=params, state=state)
+        system, params, state, seasons = found
+        ladder = Ladder(id=ladder_id, system=system, params=params, state=state, seasons=seasons)
+        return bool(taken), ladder
 
     def add(self, ladder: Ladder) -> None:
         self.session.add(ladder)
@@ -117,6 +118,11 @@ class LadderRepository:
             if kind in ("game", "tournament"):
                 result[ladder_id][kind + "s"] = count
         return result
+
+    def seasons(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """Every ladder with seasons, and its seasons."""
+        rows = self.session.execute(select(Ladder.id, Ladder.seasons))
+        return [(ladder_id, seasons) for ladder_id, seasons in rows if seasons]
 
     def set_state(self, ladder_id: str, state: dict[str, Any], now: datetime) -> None:
         self.session.execute(

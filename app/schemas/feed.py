@@ -38,7 +38,10 @@ class MovedRating(ResponseModel):
 
 
 class EventRef(ResponseModel):
-    kind: Literal["game", "tournament"]
+    kind: Literal["game", "tournament", "season"] = Field(
+        description="What the write was about: a result, or a season (season.changed, "
+        "season.started)."
+    )
     id: str
 
 

@@ -126,11 +126,21 @@ class LeaderboardEntry(ResponseModel):
         description="On a tournament ladder, the player's tournament statistics "
         "(`win_rate` is null there); null on a game ladder.",
     )
+    points: float | None = Field(
+        default=None,
+        description="A circuit's season board (`best_of` N): the sum of the player's best N "
+        "events' points in the season, by which it ranks; null elsewhere.",
+    )
 
 
 class LeaderboardOut(ResponseModel):
     ladder: str
     total: int
+    season: str | None = Field(
+        default=None,
+        description="The season whose board this is (the query's `season`): states at its "
+        "end (now while it is current), statistics and placement of its events only.",
+    )
     country: str | None = Field(
         default=None,
         description="The national ranking's country (the query's `country`): positions and "

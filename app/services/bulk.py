@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from app.core.database import Database
-from app.core.errors import FieldError, NotFound
+from app.core.errors import FieldError, Invalid, NotFound
 from app.core.memory import collector_paused
 from app.engine.protocols import key_for
 from app.models import Ladder
@@ -29,7 +29,8 @@ from app.schemas.common import Identifier
 from app.schemas.events import AdjustmentIn, GameIn, TournamentIn
 from app.schemas.ladders import LadderIn
 from app.schemas.profiles import ProfileIn
-from app.services import batch
+from app.schemas.seasons import SeasonIn
+from app.services import batch, seasons
 from app.services.conversion import (
     ADJUSTMENT,
     GAME,
@@ -253,7 +254,27 @@ def _runtime_of(db: Database, ladder_id: str, header: dict[str, Any] | None) -> 
         raise NotFound(
             f"ladder {ladder_id!r} does not exist and the file has no header line to create it"
         )
-    return configure(str(header.get("system", "")), header.get("params"))
+    runtime = configure(str(header.get("system", "")), header.get("params"))
+    for season in header_seasons(header):
+        seasons.checked(runtime, season, [])
+    return runtime
+
+
+def header_seasons(header: dict[str, Any]) -> list[SeasonIn]:
+    """The seasons of an export's header (``seasons``, as ``GET .../seasons`` lists them
+    without ``ends_at`` and ``status``), each checked as ``POST .../seasons`` would."""
+    found = header.get("seasons") or []
+    if not isinstance(found, list):
+        raise Invalid.at(("ladder", "seasons"), "must be a list of seasons")
+    parsed = []
+    for index, season in enumerate(found):
+        try:
+            parsed.append(SeasonIn.model_validate(season))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            loc = ("ladder", "seasons", index, *error["loc"])
+            raise Invalid.at(loc, error["msg"]) from None
+    return parsed
 
 
 def _conflicts(db: Database, ladder_id: str, items: list[tuple[int, NewEvent]]) -> list[FieldError]:
@@ -333,6 +354,8 @@ def ensure_ladder(db: Database, ladder_id: str, header: dict[str, Any] | None) -
             title=header.get("title"),
         ),
     )
+    for season in header_seasons(header):
+        seasons.create_season(db, ladder_id, season)
     return True
 
 
@@ -387,6 +410,11 @@ def write_export(db: Database, ladder_id: str, out: TextIO) -> int:
         header: dict[str, Any] = {"id": ladder.id, "system": ladder.system, "params": ladder.params}
         if ladder.title:
             header["title"] = ladder.title
+        if ladder.seasons:  # their resets are part of the history (SYSTEMS.md "Seasons")
+            header["seasons"] = [
+                {k: v for k, v in season.items() if k != seasons.ANNOUNCED}
+                for season in ladder.seasons
+            ]
         out.write(json.dumps({HEADER: header}, sort_keys=True) + "\n")
         for profile in ProfileRepository(session).of_ladder(ladder_id):
             line = {"player": profile.player, "name": profile.name, "country": profile.country}

@@ -42,6 +42,7 @@ from app.repositories.webhooks import ConsumerRepository, WebhookRepository
 from app.schemas.feed import FeedItemOut
 from app.services.feed import item_out
 from app.services.runtime import now
+from app.services.seasons import announce_started
 from app.services.webhooks import destination_refusal, hears_of
 
 log = logging.getLogger(__name__)
@@ -288,6 +289,8 @@ class Dispatcher:
         consumers = {c.name: c for c in await self._consumers()}
         if time.monotonic() - self._ensured_at >= ENSURE_EVERY_SECONDS:
             await anyio.to_thread.run_sync(self._ensure, list(consumers.values()))
+            # Seasons whose time has come are announced in their ladders' feeds.
+            await anyio.to_thread.run_sync(announce_started, self.db, self.clock())
             self._ensured_at = time.monotonic()
         room = CONCURRENT_DELIVERIES - len(self._busy)
         if room <= 0 or not consumers:

@@ -132,7 +132,7 @@ def change_ladder(
         recomputed = (0, 0)
         if body.params is not None:
             merged = {**ladder.params, **body.params}
-            new_params = configure(ladder.system, merged).params
+            new_params = configure(ladder.system, merged, ladder.seasons).params
             if new_params != ladder.params:
                 ladder.params = new_params
                 write.session.flush()

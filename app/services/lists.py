@@ -109,7 +109,7 @@ def list_players(
         total, players = repo.players_page(ladder_id, search, limit, offset)
         profiles = profiles_of(session, players)
         items = {player: PlayerItem(player=player, ratings=[]) for player in players}
-        if runtime.policy.plain:
+        if runtime.plain:
             for position, row in repo.with_positions(ladder_id, players, runtime.info.rank_by):
                 items[row.player].ratings.append(rating_out(row, position))
         else:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -38,6 +39,7 @@ from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_e
 from app.services.history import NewEvent, ladder_state_as_of, record
 from app.services.profiles import name_and_country, profiles_of
 from app.services.runtime import Runtime, now, require_ladder, runtime_for
+from app.services.seasons import EVENT_POINTS
 from app.services.unit_of_work import UnitOfWork, run_write
 
 
@@ -201,7 +203,7 @@ def get_player(
 def _player(session: Session, ladder: Ladder, player: str, as_of: datetime | None) -> PlayerOut:
     ladder_id = ladder.id
     runtime = runtime_for(ladder)
-    if not runtime.policy.plain:
+    if not runtime.plain:
         entries = ranked_entries(session, ladder, runtime, as_of or now(), as_of)
         positions = _ranked_positions(entries, runtime.info.rank_by)
         found = sorted((e for e in entries if e.player == player), key=lambda e: e.faction or "")
@@ -506,6 +508,7 @@ def _board_entry(position: int, e: snapshots.Entry) -> LeaderboardEntry:
         provisional=e.provisional,
         division=e.division,
         decay=None if e.decay is None else DecayOut(**e.decay),
+        points=e.points,
     )
 
 
@@ -520,7 +523,20 @@ def ranked_entries(
         else snapshots.current(session, ladder, runtime)
     )
     ladder_state = ladder_state_as_of(session, ladder, runtime, as_of) if as_of else ladder.state
-    return snapshots.read(runtime, entries, at, ladder_state)
+    games = season_games(session, ladder, runtime, at)
+    return snapshots.read(runtime, entries, at, ladder_state, games)
+
+
+def season_games(
+    session: Session, ladder: Ladder, runtime: Runtime, at: datetime
+) -> dict[tuple[str, str], int] | None:
+    """Each rating's rated games in the season running at ``at``, which placement counts
+    (SYSTEMS.md "Ranked play"); None before the first season (the whole ladder's count)."""
+    season = runtime.season_at(at)
+    if season is None or not runtime.policy.placement_games:
+        return None
+    stats = ChangeRepository(session).statistics(ladder.id, until=at, since=season.at)
+    return {key: counts["games"] for key, counts in stats.items()}
 
 
 def _board_ranked(
@@ -553,6 +569,99 @@ def _board_ranked(
     ]
     total, page = _ordered_page(entries, runtime.info.rank_by, f, limit, offset, around)
     return total, [_board_entry(position, e) for position, e in page]
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonWindow:
+    """A season's board: its events from ``start`` up to ``at`` (its end, or now while it
+    runs); ``best_of``: a circuit's."""
+
+    id: str
+    start: datetime
+    at: datetime
+    best_of: int | None
+
+
+def _season_window(ladder: Ladder, season_id: str) -> SeasonWindow:
+    seasons = ladder.seasons or []
+    index = next((i for i, s in enumerate(seasons) if s["id"] == season_id), None)
+    if index is None:
+        raise Invalid.at(("query", "season"), "is not one of the ladder's seasons")
+    start = datetime.fromisoformat(seasons[index]["starts_at"])
+    end = (
+        datetime.fromisoformat(seasons[index + 1]["starts_at"])
+        if index + 1 < len(seasons)
+        else None
+    )
+    at = now()
+    if end is not None and end <= at:
+        # Just before the next season's start: its reset and results are the next season's.
+        at = end - timedelta(microseconds=1)
+    return SeasonWindow(season_id, start, at, seasons[index].get("best_of"))
+
+
+def _board_season(
+    session: Session,
+    ladder: Ladder,
+    runtime: Runtime,
+    window: SeasonWindow,
+    board_filter: BoardFilter,
+    limit: int,
+    offset: int,
+    around: str | None,
+) -> tuple[int, list[LeaderboardEntry]]:
+    """A season's board (API.md "Seasons"): every rating as of the season's end (now while it
+    runs), read as ranked play reads it then, of the players with a rated event in the season,
+    with that season's statistics and placement; a circuit (``best_of`` N) ranks by the sum of
+    each player's best N events' points in the season."""
+    changes = ChangeRepository(session)
+    stats = changes.statistics(ladder.id, until=window.at, since=window.start)
+    in_season = []
+    for e in snapshots.as_of(session, ladder, runtime, window.at):
+        counts = stats.get((e.player, e.faction or NO_FACTION))
+        if counts is not None and counts["games"]:
+            in_season.append(replace(e, **counts))
+    ladder_state = ladder_state_as_of(session, ladder, runtime, window.at)
+    games = {key: counts["games"] for key, counts in stats.items()}
+    entries = snapshots.read(runtime, in_season, window.at, ladder_state, games)
+    rank_by: str = runtime.info.rank_by
+    if window.best_of is not None:
+        points = _circuit_points(changes, ladder, window, EVENT_POINTS[ladder.system])
+        entries = [
+            replace(e, points=points.get((e.player, e.faction or NO_FACTION), 0.0)) for e in entries
+        ]
+        rank_by = snapshots.POINTS
+    f = board_filter
+    nationals = None if f.country is None else ProfileRepository(session).players_of(f.country)
+    listed = [
+        e
+        for e in entries
+        if (
+            f.active_since is None
+            or (e.last_played_at is not None and e.last_played_at >= f.active_since)
+        )
+        and (f.faction is None or e.faction == f.faction)
+        and e.games >= f.min_games
+        and (nationals is None or e.player in nationals)
+        and (f.include_provisional or not e.provisional)
+        and (f.division is None or e.division == f.division)
+    ]
+    total, page = _ordered_page(listed, rank_by, f, limit, offset, around)
+    return total, [_board_entry(position, e) for position, e in page]
+
+
+def _circuit_points(
+    changes: ChangeRepository, ladder: Ladder, window: SeasonWindow, detail: str
+) -> dict[tuple[str, str], float]:
+    """Each rating's best ``window.best_of`` events' points in the season, summed (the WDD's
+    circuits: a player's N best results of the year)."""
+    found: dict[tuple[str, str], list[float]] = {}
+    for player, faction, details in changes.details_between(ladder.id, window.start, window.at):
+        value = details.get(detail)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            found.setdefault((player, faction), []).append(float(value))
+    best = window.best_of or 0
+    return {key: math.fsum(sorted(v, reverse=True)[:best]) for key, v in found.items()}
 
 
 def _board_now(
@@ -634,6 +743,7 @@ def get_leaderboard(
     around: str | None = None,
     include_provisional: bool = False,
     division: str | None = None,
+    season: str | None = None,
 ) -> LeaderboardOut:
     """The leaderboard page, or with ``around`` the ``limit`` entries centred on that
     player's first entry (404 when the filtered board has none); ``country``: the national
@@ -649,10 +759,18 @@ def get_leaderboard(
             d.name for d in runtime.policy.divisions or ()
         }:
             raise Invalid.at(("query", "division"), "is not one of the ladder's divisions")
+        window = None
+        if season is not None:
+            if as_of is not None:
+                raise Invalid.at(
+                    ("query", "season"),
+                    "cannot be combined with as_of: a season's board is as of its end",
+                )
+            window = _season_window(ladder, season)
         days = active_within_days
         if days is None:
             days = info.default_active_within_days or 0
-        reference = as_of or now()
+        reference = window.at if window is not None else as_of or now()
         active_since = None if not days else _days_before(reference, days)
         board_filter = BoardFilter(
             sort=sort,
@@ -665,10 +783,12 @@ def get_leaderboard(
             division=division,
         )
         total, entries = (
-            _board_ranked(
+            _board_season(session, ladder, runtime, window, board_filter, limit, offset, around)
+            if window is not None
+            else _board_ranked(
                 session, ladder, runtime, reference, as_of, board_filter, limit, offset, around
             )
-            if not runtime.policy.plain
+            if not runtime.plain
             else _board_as_of(
                 session, ladder, as_of, board_filter, limit=limit, offset=offset, around=around
             )
@@ -692,6 +812,7 @@ def get_leaderboard(
             ladder=ladder_id,
             total=total,
             country=country,
+            season=season,
             active_within_days=days,
             active_since=active_since,
             entries=entries,
@@ -753,7 +874,7 @@ def get_profile(db: Database, player: str, sees: Callable[[str], bool]) -> Playe
                 continue
             ladder = require_ladder(ladders.get(row.ladder_id), row.ladder_id)
             runtime = runtime_for(ladder)
-            if not runtime.policy.plain:
+            if not runtime.plain:
                 if ladder.id not in ranked_done:  # every rating of the player in the ladder
                     ranked_done.add(ladder.id)
                     for entry, position in ranked_ratings(session, ladder, runtime, {player}):

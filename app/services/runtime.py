@@ -30,6 +30,8 @@ class Runtime:
     info: SystemInfo
     rater: Rater
     policy: ranked.Policy = field(default_factory=ranked.Policy)
+    #: The ladder's seasons, by start (SYSTEMS.md "Seasons").
+    seasons: tuple[ranked.SeasonStart, ...] = ()
 
     def standing(self, state: PlayerState) -> Standing:
         return self.rater.standing(state)
@@ -44,14 +46,29 @@ class Runtime:
         return params
 
     @property
-    def decays(self) -> bool:
-        return self.policy.decay is not None
+    def plain(self) -> bool:
+        """No ranked play and no seasons: boards read the stored rows as they are."""
+        return self.policy.plain and not self.seasons
+
+    @property
+    def timed(self) -> bool:
+        """Whether a stored state reads differently with time (decay, a season's reset)."""
+        return isinstance(self.rater, ranked.Timed)
 
     def read(self, state: PlayerState, at: datetime) -> PlayerState:
-        """A stored state as read at ``at``: decayed by its player's idle time, where the
-        ladder decays (SYSTEMS.md "Ranked play")."""
+        """A stored state as read at ``at``: through the season resets since its player's
+        last event, and decayed by its idle time (SYSTEMS.md "Ranked play", "Seasons")."""
         rater = self.rater
-        return rater.at(state, at) if isinstance(rater, ranked.Decaying) else state
+        return rater.at(state, at) if isinstance(rater, ranked.Timed) else state
+
+    def season_at(self, at: datetime) -> ranked.SeasonStart | None:
+        """The season running at ``at`` (None before the first)."""
+        found = None
+        for season in self.seasons:
+            if season.at > at:
+                break
+            found = season
+        return found
 
 
 def now() -> datetime:
@@ -116,9 +133,14 @@ def get_system(system_id: str) -> System:
     return system
 
 
-def configure(system_id: str, params: Mapping[str, Any] | None) -> Runtime:
-    """Validate parameters and build the rater (wrapped to decay where the ladder's ranked
-    play asks); errors name the parameter (422)."""
+def configure(
+    system_id: str,
+    params: Mapping[str, Any] | None,
+    seasons: Sequence[Mapping[str, Any]] | None = None,
+) -> Runtime:
+    """Validate parameters and build the rater (wrapped to decay and to reset at the start of
+    each season where the ladder asks); errors name the parameter (422). ``seasons``: as the
+    ladder stores them (validated when they were stored)."""
     system = get_system(system_id)
     given = dict(params or {})
     game = system.info.kind == "game"
@@ -131,23 +153,44 @@ def configure(system_id: str, params: Mapping[str, Any] | None) -> Runtime:
             if game
             else ranked.Policy()
         )
-        if policy.decay is not None:
-            if rater.params.get("period", "game") != "game":
+        starts = season_starts(seasons)
+        resets = any(season.reset.kind != "none" for season in starts)
+        if policy.decay is not None or resets:
+            if policy.decay is not None and rater.params.get("period", "game") != "game":
                 raise InvalidParameter(
                     ranked.DECAY,
                     "needs period 'game': with rating periods the deviation grows by the "
                     "system's own no-game step",
                 )
+            if resets and rater.params.get("period", "game") != "game":
+                raise InvalidParameter(
+                    "period",
+                    "must be 'game' while a season resets ratings: a rating period's open "
+                    "results would not be reset",
+                )
             growth = rater.params.get("c") if system_id == "glicko" else None
-            rater = ranked.Decaying(rater, policy.decay, initial, growth)
+            rater = ranked.Timed(rater, policy.decay, initial, growth, starts)
     except InvalidParameter as exc:
         raise Invalid.at(("params", exc.name), exc.message) from exc
-    return Runtime(system.info, rater, policy)
+    return Runtime(system.info, rater, policy, starts)
+
+
+def season_starts(seasons: Sequence[Mapping[str, Any]] | None) -> tuple[ranked.SeasonStart, ...]:
+    """The stored seasons as the engine sees them, by start."""
+    found = [
+        ranked.SeasonStart(
+            str(season["id"]),
+            datetime.fromisoformat(season["starts_at"]),
+            ranked.parse_reset(season.get("reset")),
+        )
+        for season in seasons or ()
+    ]
+    return tuple(sorted(found, key=lambda season: season.at))
 
 
 @lru_cache(maxsize=256)
-def _cached(system_id: str, params_json: str) -> Runtime:
-    return configure(system_id, json.loads(params_json))
+def _cached(system_id: str, params_json: str, seasons_json: str) -> Runtime:
+    return configure(system_id, json.loads(params_json), json.loads(seasons_json))
 
 
 @contextmanager
@@ -169,7 +212,7 @@ def refused(exc: InvalidEvent, prefix: str = "") -> Invalid:
 
 def runtime_for(ladder: Ladder) -> Runtime:
     """The ladder's runtime, cached by (system, parameters): raters are immutable."""
-    return _cached(ladder.system, canonical_json(ladder.params))
+    return _cached(ladder.system, canonical_json(ladder.params), canonical_json(ladder.seasons))
 
 
 #: The encoder every stored body hash is taken of: ``json``'s, keys sorted, no spaces, no NaN.

@@ -41,6 +41,8 @@ class Entry:
     division: str | None = None
     #: What decay took, read at a time: idle days and the stored values (None: no decay).
     decay: Mapping[str, Any] | None = None
+    #: A circuit's season score (``best_of``), by which its board ranks (``rank_by`` points).
+    points: float | None = None
 
 
 __all__ = [
@@ -95,12 +97,22 @@ def sort_value(standing: Standing, rank_by: str) -> tuple[float, float]:
     return (value if value is not None else standing.rating, standing.tiebreak or 0.0)
 
 
+#: ``rank_by`` of a circuit's season board: by each entry's ``points``.
+POINTS = "points"
+
+
+def _value(entry: Entry, rank_by: str) -> tuple[float, float]:
+    if rank_by == POINTS:
+        return (entry.points or 0.0, 0.0)
+    return sort_value(entry.standing, rank_by)
+
+
 def ranked(entries: Iterable[Entry], rank_by: str) -> list[tuple[int, Entry]]:
     """Entries best first with competition positions (equal values share a position)."""
     ordered = sorted(
         entries,
         key=lambda e: (
-            tuple(-v for v in sort_value(e.standing, rank_by)),
+            tuple(-v for v in _value(e, rank_by)),
             e.player,
             e.faction or "",
         ),
@@ -109,7 +121,7 @@ def ranked(entries: Iterable[Entry], rank_by: str) -> list[tuple[int, Entry]]:
     previous: tuple[float, float] | None = None
     position = 0
     for index, entry in enumerate(ordered, start=1):
-        value = sort_value(entry.standing, rank_by)
+        value = _value(entry, rank_by)
         if value != previous:
             position = index
             previous = value
@@ -157,33 +169,46 @@ def current(session: Session, ladder: Ladder, runtime: Runtime) -> list[Entry]:
 
 
 def read(
-    runtime: Runtime, entries: Iterable[Entry], at: datetime, ladder_state: Any
+    runtime: Runtime,
+    entries: Iterable[Entry],
+    at: datetime,
+    ladder_state: Any,
+    season_games: Mapping[tuple[str, str], int] | None = None,
 ) -> list[Entry]:
-    """The entries as ranked play reads them at ``at`` (SYSTEMS.md "Ranked play"): decayed by
-    each player's idle time where the ladder decays, with its provisional status and
-    division."""
+    """The entries as ranked play reads them at ``at`` (SYSTEMS.md "Ranked play"): through
+    the season resets and decayed by each player's idle time where the ladder has them, with
+    its provisional status and division. ``season_games``: each rating's rated games in the
+    season running at ``at``, which placement counts (None: no season, the whole ladder's)."""
     policy = runtime.policy
     rank_by = runtime.info.rank_by
     found = []
     for entry in entries:
         standing, decay = entry.standing, None
-        if runtime.decays and entry.state is not None:
+        if runtime.timed and entry.state is not None:
             state = runtime.read(entry.state, at)
-            if state != entry.state:
+            # ``decay`` says what decay (and a reset on its way) took, where the ladder
+            # decays; a reset alone shows in the values read.
+            if state != entry.state and policy.decay is not None:
                 decay = {
                     "idle_days": ranked_play.idle_days(entry.state, at),
                     "rating": standing.rating,
                     "deviation": standing.deviation,
                     "ranking_value": standing.ranking_value,
                 }
+            if state != entry.state:
                 standing = shown(runtime.rater, state, ladder_state)
         value = sort_value(standing, rank_by)[0]
+        games = (
+            entry.games
+            if season_games is None
+            else season_games.get((entry.player, entry.faction or NO_FACTION), 0)
+        )
         found.append(
             replace(
                 entry,
                 standing=standing,
                 decay=decay,
-                provisional=policy.is_provisional(entry.games, standing.deviation),
+                provisional=policy.is_provisional(games, standing.deviation),
                 division=policy.division_of(value),
             )
         )

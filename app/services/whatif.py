@@ -119,7 +119,8 @@ def what_if(
     # The same system keeps the ladder's parameters under the proposed ones; another
     # system starts from its own defaults.
     base: dict[str, Any] = dict(ladder.params) if system == ladder.system else {}
-    proposed = configure(system, {**base, **(body.params or {})})
+    # The ladder's seasons stay: their resets are part of its history.
+    proposed = configure(system, {**base, **(body.params or {})}, ladder.seasons)
     if proposed.info.kind != current.info.kind:
         raise Invalid.at(
             ("system",),

@@ -55,6 +55,12 @@ ROUTES: list[tuple[str, str, Any, str, bool]] = [
     ("PATCH", "/ladders/club", {"title": "Club"}, ADMIN_SCOPE, True),
     ("POST", "/ladders", {"id": "club-two", "system": "elo"}, ADMIN_SCOPE, True),
     ("DELETE", "/ladders/club/games/g1", None, WRITE, True),
+    ("POST", "/ladders/club/seasons", {"id": "s1", "starts_at": at(-600)}, ADMIN_SCOPE, True),
+    ("GET", "/ladders/club/seasons", None, READ, True),
+    ("PUT", "/ladders/club/seasons/s1", {"id": "s1", "starts_at": at(-500)}, ADMIN_SCOPE, True),
+    ("GET", "/ladders/club/seasons/s1", None, READ, True),
+    ("GET", "/ladders/club/leaderboard?season=s1", None, READ, True),
+    ("DELETE", "/ladders/club/seasons/s1", None, ADMIN_SCOPE, True),
     ("GET", "/keys", None, KEYS, False),
 ]  # fmt: skip
 
@@ -71,6 +77,7 @@ async def _snapshot(database: Database) -> tuple[Any, ...]:
                 "SELECT COUNT(*), COUNT(revoked_at) FROM api_keys",
                 "SELECT COUNT(*), COUNT(name) FROM player_profiles",
                 "SELECT title FROM ladders WHERE id = 'club'",
+                "SELECT seasons FROM ladders WHERE id = 'club'",
             )
         )
 

@@ -1,6 +1,7 @@
-"""A hypothesis state machine over every system: submit, late submit, correct, void and
-parameter changes, in any order, of free-for-alls and team games (sides of several players,
-and weights, where the system rates them: SystemInfo.sides and .weights; sides of one
+"""A hypothesis state machine over every system: submit, late submit, correct, void,
+parameter changes and seasons (created, changed, deleted, before and after the results, with
+each reset the ladder takes), in any order, of free-for-alls and team games (sides of several
+players, and weights, where the system rates them: SystemInfo.sides and .weights; sides of one
 elsewhere). After each step the stored state of every rating equals a fresh in-memory replay
 of the surviving history, exactly (bit for bit), and the events the step re-rated (those whose
 change rows were rewritten) are exactly the ones it had to: the dependency cone, computed here
@@ -30,9 +31,11 @@ from app.engine.ledger import final_states
 from app.engine.registry import SYSTEMS
 from app.schemas.events import GameIn, GameOut, TournamentIn, TournamentOut
 from app.schemas.ladders import LadderIn, LadderPatch
+from app.schemas.seasons import SeasonIn
 from app.services import events as event_service
 from app.services import ladders as ladder_service
 from app.services import replay as replay_module
+from app.services import seasons as season_service
 from app.services.conversion import GAME, TOURNAMENT, game_to_engine, tournament_to_engine
 from app.services.runtime import configure, encode_state
 
@@ -260,6 +263,8 @@ class HistoryMachine(RuleBasedStateMachine):
         self.live: dict[str, Stored] = {}
         self.counter = 0
         self.params: dict[str, Any] = {}
+        #: The ladder's seasons by id, as stored: {"id", "name", "starts_at", "reset", ...}.
+        self.seasons: dict[str, dict[str, Any]] = {}
         self.info = SYSTEMS[self.system].info
         self.kind = self.info.kind
 
@@ -328,7 +333,13 @@ class HistoryMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def change_params(self, data: st.DataObject) -> None:
         # A system without choices here is changed to its defaults (a full recomputation).
-        choice = data.draw(st.sampled_from(PARAM_CHOICES.get(self.system, [{}])))
+        # Rating periods are refused while a season resets ratings.
+        choices = [
+            choice
+            for choice in PARAM_CHOICES.get(self.system, [{}])
+            if not self._resetting(self.seasons) or choice.get("period", "game") == "game"
+        ]
+        choice = data.draw(st.sampled_from(choices or [{}]))
         with self._step(None) as step:
             out = ladder_service.change_ladder(
                 self.database, self.ladder, LadderPatch(params=choice)
@@ -336,6 +347,85 @@ class HistoryMachine(RuleBasedStateMachine):
             step.changed_params = self._configured() != self._configured(choice)
             self.params.update(choice)
             step.answered(out.recomputed_events, out.recomputed_players)
+
+    @rule(data=st.data())
+    def change_season(self, data: st.DataObject) -> None:
+        """Create, change or delete a season at a time among the results' (before, between
+        or after them), with a reset the ladder takes."""
+        actions = ["create", "change", "delete"] if self.seasons else ["create"]
+        action = data.draw(st.sampled_from(actions))
+        old = dict(self.seasons)
+        new = dict(self.seasons)
+        if action == "delete":
+            season_id = data.draw(st.sampled_from(sorted(self.seasons)))
+            del new[season_id]
+        else:
+            season_id = (
+                f"s{len(self.seasons) + self.counter}-{data.draw(st.integers(0, 9))}"
+                if action == "create"
+                else data.draw(st.sampled_from(sorted(self.seasons)))
+            )
+            unit = TIME_UNIT.get(self.system, DEFAULT_TIME_UNIT)
+            starts = BASE + unit * data.draw(st.integers(0, self.counter * 10 + 10))
+            taken = {s["starts_at"] for key, s in old.items() if key != season_id}
+            if starts.isoformat() in taken or (action == "create" and season_id in old):
+                return
+            reset = data.draw(st.sampled_from(self._reset_choices()))
+            new[season_id] = {
+                "id": season_id,
+                "name": season_id,
+                "starts_at": starts.isoformat(),
+                "reset": reset or {"kind": "none"},
+                "best_of": None,
+            }
+        with self._step(None) as step:
+            step.seasons = (list(old.values()), list(new.values()))
+            if action == "delete":
+                out = season_service.delete_season(self.database, self.ladder, season_id)
+            else:
+                body = SeasonIn.model_validate(new[season_id])
+                call = (
+                    season_service.create_season
+                    if action == "create"
+                    else lambda db, ladder, b: season_service.replace_season(
+                        db, ladder, season_id, b
+                    )
+                )
+                out = call(self.database, self.ladder, body)
+            self.seasons = new
+            step.answered(out.recomputed_events, out.recomputed_players)
+
+    def _reset_choices(self) -> list[dict[str, Any] | None]:
+        """The resets the ladder takes: none on tournament ladders and with rating periods;
+        else soft and hard, and uncertainty where the system has a deviation."""
+        runtime = self._runtime()
+        if self.kind != "game" or self.params.get("period", "game") != "game":
+            return [None]
+        choices: list[dict[str, Any] | None] = [
+            None,
+            {"kind": "soft", "fraction": 0.5},
+            {"kind": "hard"},
+        ]
+        initial = runtime.rater.initial_state(runtime.rater.initial_ladder_state())
+        if initial.deviation is not None:
+            # Minutes apart: 0.002 days is under 3 minutes, 0.05 days 72.
+            choices.append(
+                {
+                    "kind": "uncertainty",
+                    "min": initial.deviation / 2,
+                    "min_until_days": 0.002,
+                    "full_after_days": 0.05,
+                }
+            )
+        return choices
+
+    @staticmethod
+    def _resetting(seasons: dict[str, dict[str, Any]]) -> bool:
+        return any(s["reset"]["kind"] != "none" for s in seasons.values())
+
+    def _runtime(self, seasons: Iterable[dict[str, Any]] | None = None) -> Any:
+        listed = list(self.seasons.values()) if seasons is None else list(seasons)
+        return configure(self.system, self.params, listed)
 
     def _configured(self, more: dict[str, Any] | None = None) -> Any:
         return configure(self.system, {**self.params, **(more or {})}).params
@@ -379,6 +469,8 @@ class HistoryMachine(RuleBasedStateMachine):
     def _expected(self, step: Step, after: dict[str, Placed]) -> tuple[set[int], int, int]:
         """(events re-rated, recomputed_events, recomputed_players) by the documented rules."""
         before, changed = step.before, step.changed
+        if step.seasons is not None:
+            return self._expected_of_seasons(step, after)
         if changed is None:  # a parameter change: everything, from scratch, or nothing
             if not step.changed_params:
                 return set(), 0, 0
@@ -404,6 +496,29 @@ class HistoryMachine(RuleBasedStateMachine):
         counted = len(tail) + (new is not None and not named)
         rewritten = [p for p in [*before.values(), *after.values()] if p.at >= start]
         return tail, counted, len(_keys(rewritten))
+
+    def _expected_of_seasons(
+        self, step: Step, after: dict[str, Placed]
+    ) -> tuple[set[int], int, int]:
+        """A season's write re-rates every live event from the earliest start whose reset
+        changed, or from the beginning when the states start or stop carrying their last
+        event's time (the ladder's first reset, or its last, without decay); nothing when no
+        reset changed or no event stands there."""
+        assert step.seasons is not None
+        old, new = (self._runtime(seasons) for seasons in step.seasons)
+
+        def resets(runtime: Any) -> set[tuple[Any, ...]]:
+            return {(s.at, s.season, s.reset) for s in runtime.seasons if s.reset.kind != "none"}
+
+        moved = resets(old) ^ resets(new)
+        if old.timed != new.timed:
+            start = None
+        elif moved:
+            start = min(at for at, _season, _reset in moved)
+        else:
+            return set(), 0, 0
+        tail = [p for p in after.values() if start is None or p.at >= start]
+        return {p.seq for p in tail}, len(tail), len(_keys(tail))
 
     def _placed(self) -> dict[str, Placed]:
         return {name: self._place(stored) for name, stored in self.live.items()}
@@ -439,7 +554,7 @@ class HistoryMachine(RuleBasedStateMachine):
 
     @invariant()
     def stored_equals_replay(self) -> None:
-        runtime = configure(self.system, self.params)
+        runtime = self._runtime()
         ordered = sorted(
             self.live.values(),
             key=lambda s: (
@@ -523,6 +638,8 @@ class Step:
     events: int = -1
     players: int = -1
     changed_params: bool = False
+    #: A season's write: the ladder's seasons before and after it.
+    seasons: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
 
     def answered(self, events: int, players: int) -> None:
         self.events, self.players = events, players

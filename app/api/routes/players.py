@@ -144,6 +144,15 @@ def get_leaderboard(
         str | None,
         Query(max_length=50, description="Only the players of this division (ranked play)."),
     ] = None,
+    season: Annotated[
+        str | None,
+        Query(
+            pattern=IDENTIFIER_PATTERN,
+            description="A season's board: as of its end (now while it is current), only the "
+            "players with a rated event in it, its statistics and placement; a circuit "
+            "(`best_of`) ranks by `points`. Not with `as_of`.",
+        ),
+    ] = None,
 ) -> LeaderboardOut:
     """Ratings by position (equal values share one). ``active_within_days=0`` shows everyone;
     without it a system's default applies (Fundox: 30 days). The answer echoes the filter it
@@ -175,6 +184,7 @@ def get_leaderboard(
         around=around,
         include_provisional=include_provisional,
         division=division,
+        season=season,
     )
 
 
