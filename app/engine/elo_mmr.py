@@ -286,9 +286,7 @@ def _solve(
     return x
 
 
-def _tanh_sums(
-    x: Vector, centres: Vector, scale: Vector, out: Vector
-) -> tuple[Vector, Vector]:
+def _tanh_sums(x: Vector, centres: Vector, scale: Vector, out: Vector) -> tuple[Vector, Vector]:
     """sum_j out_j tanh((x_i - centre_j) scale_j) and its derivative in x_i, for every x_i,
     in blocks of at most :data:`BLOCK_CELLS` cells."""
     n = len(x)
@@ -303,6 +301,37 @@ def _tanh_sums(
     return value, slope
 
 
+def _ranged_tanh_sums(
+    x: Vector,
+    begin: npt.NDArray[np.intp],
+    length: npt.NDArray[np.intp],
+    centres: Vector,
+    scale: Vector,
+    out: Vector,
+) -> tuple[Vector, Vector]:
+    """As :func:`_tanh_sums`, each x_i over its own terms ``begin[i] : begin[i] + length[i]``
+    only, in blocks of rows holding at most :data:`BLOCK_CELLS` terms (or one row)."""
+    n = len(x)
+    value = np.empty(n)
+    slope = np.empty(n)
+    ends = np.cumsum(length)
+    start = 0
+    while start < n:
+        done = int(ends[start - 1]) if start else 0
+        stop = max(start + 1, int(np.searchsorted(ends, done + BLOCK_CELLS, side="right")))
+        lengths = length[start:stop]
+        row = np.repeat(np.arange(stop - start), lengths)
+        first = np.cumsum(lengths) - lengths
+        col = np.repeat(begin[start:stop] - first, lengths) + np.arange(len(row))
+        arg = scale[col]
+        t = np.tanh((x[start:stop][row] - centres[col]) * arg)
+        weight = out[col]
+        value[start:stop] = np.bincount(row, weight * t, minlength=stop - start)
+        slope[start:stop] = np.bincount(row, weight * arg * (1.0 - t * t), minlength=stop - start)
+        start = stop
+    return value, slope
+
+
 def rate_round(
     config: EloMmrConfig, players: Sequence[History], lows: Sequence[int], times: float
 ) -> Round:
@@ -310,7 +339,6 @@ def rate_round(
     players who finished ahead of player i (its rank range's zero-based low end), ``times``
     the round's time in seconds since the epoch."""
     n = len(players)
-    w = config.weight_limit
     sig_perf = config.sigma_perf
     low = np.asarray(lows, dtype=np.int64)
 
@@ -349,9 +377,7 @@ def rate_round(
     s = np.sqrt(sigma_new * sigma_new + sig_perf * sig_perf)
     c = T / s
     # Players with the same belief are one term with a count (exact: the same summand).
-    pairs, inverse, multiplicity = np.unique(
-        np.stack([mu, s]), axis=1, return_inverse=True, return_counts=True
-    )
+    pairs, multiplicity = np.unique(np.stack([mu, s]), axis=1, return_counts=True)
     term_mu, term_c = pairs[0], T / pairs[1]
     term_out = term_c * multiplicity
     # The constant part: +c_j for each player i beat, -c_j for each player who beat i.
@@ -361,27 +387,23 @@ def rate_round(
     first = np.searchsorted(sorted_low, low, side="left")
     past = np.searchsorted(sorted_low, low, side="right")
     constant = (prefix[-1] - prefix[past]) - prefix[first]
-    # Tied groups (a player ties itself): their terms count twice without split_ties.
+    # Tied players (a player ties itself) count twice without split_ties: the same terms
+    # again, grouped by (low end, belief) so each player's are one contiguous range.
     tie_factor = 0.0 if config.split_ties else 1.0
-    starts = np.unique(first)
-    ends = np.searchsorted(sorted_low, sorted_low[starts], side="right")
-    tie_members = [order[a:b] for a, b in zip(starts, ends, strict=True)]
-    group_of = np.searchsorted(starts, first)
+    ties, tie_multiplicity = np.unique(np.stack([low, mu, s]), axis=1, return_counts=True)
+    tie_mu, tie_c = ties[1], T / ties[2]
+    tie_out = tie_c * tie_multiplicity
+    tie_begin = np.searchsorted(ties[0], low, side="left")
+    tie_length = np.searchsorted(ties[0], low, side="right") - tie_begin
 
     def performance(x: Vector, rows: npt.NDArray[np.intp]) -> tuple[Vector, Vector]:
         value, slope = _tanh_sums(x, term_mu, term_c / 2.0, term_out)
         if tie_factor:
-            tie_value = np.empty(len(rows))
-            tie_slope = np.empty(len(rows))
-            row_group = group_of[rows]
-            for g in np.unique(row_group):
-                here = np.flatnonzero(row_group == g)
-                mates = tie_members[g]
-                tv, ts = _tanh_sums(x[here], mu[mates], c[mates] / 2.0, c[mates])
-                tie_value[here] = tv
-                tie_slope[here] = ts
-            value = value + tie_value
-            slope = slope + tie_slope
+            tie_value, tie_slope = _ranged_tanh_sums(
+                x, tie_begin[rows], tie_length[rows], tie_mu, tie_c / 2.0, tie_out
+            )
+            value += tie_value
+            slope += tie_slope
         # Negated: the performance function decreases in x, _solve wants it increasing.
         return value - constant[rows], slope
 
@@ -505,8 +527,12 @@ class EloMmrRater(BaseRater[EloMmrConfig]):
     def initial_state(self, ladder_state: Mapping[str, Json]) -> PlayerState:
         return PlayerState(rating=self.config.mu, deviation=self.config.sigma)
 
+    def sigma(self, state: PlayerState) -> float:
+        """A state's deviation (without one: the initial sigma)."""
+        return self.config.sigma if state.deviation is None else state.deviation
+
     def standing(self, state: PlayerState) -> Standing:
-        sigma = self.config.sigma if state.deviation is None else state.deviation
+        sigma = self.sigma(state)
         return Standing(
             rating=state.rating,
             deviation=sigma,
@@ -526,10 +552,9 @@ class EloMmrRater(BaseRater[EloMmrConfig]):
         deviation (the model's own terms, SYSTEMS.md "elo-mmr"). Individuals only."""
         if len(side) != 1 or len(other) != 1:
             return None
-        a, b = self.standing(side[0]), self.standing(other[0])
+        a, b = side[0], other[0]
         perf2 = self.config.sigma_perf**2
-        assert a.deviation is not None and b.deviation is not None
-        spread = math.sqrt(a.deviation**2 + b.deviation**2 + 2.0 * perf2)
+        spread = math.sqrt(self.sigma(a) ** 2 + self.sigma(b) ** 2 + 2.0 * perf2)
         z = T * (a.rating - b.rating) / spread
         if z < 0.0:
             e = math.exp(z)
@@ -610,8 +635,7 @@ class EloMmrRater(BaseRater[EloMmrConfig]):
         if volatility is not None:
             raise InvalidEvent(("volatility",), "this system has no volatility")
         if deviation is None:
-            deviation = self.standing(previous).deviation if previous else self.config.sigma
-        assert deviation is not None
+            deviation = self.config.sigma if previous is None else self.sigma(previous)
         require_finite(("deviation",), deviation)
         if not DEVIATION_MIN <= deviation <= SCALE_LIMIT:
             raise InvalidEvent(
