@@ -270,10 +270,13 @@ def _solve(
             hi[rows] = np.where(above, xs, hi[rows])
             lo[rows] = np.where(value < 0.0, xs, lo[rows])
             step = xs - value / slope
-            outside = ~((step > lo[rows]) & (step < hi[rows]))
-            step = np.where(outside, 0.5 * (lo[rows] + hi[rows]), step)
-            moved = np.abs(step - xs)
             scale = np.maximum(1.0, np.abs(xs))
+            # A step past an end by less than the tolerance lands on it (that end is then
+            # within the tolerance of the root): bisecting there would crawl to the root.
+            slack = ROOT_TOLERANCE * scale
+            outside = ~((step >= lo[rows] - slack) & (step <= hi[rows] + slack))
+            step = np.where(outside, 0.5 * (lo[rows] + hi[rows]), np.clip(step, lo[rows], hi[rows]))
+            moved = np.abs(step - xs)
             done = (value == 0.0) | (moved <= ROOT_TOLERANCE * scale)
             x[rows] = np.where(value == 0.0, xs, step)
             rows = rows[~done]
