@@ -171,6 +171,14 @@ def test_two_new_players_by_hand() -> None:
     )
 
 
+def test_the_page_shows_the_worked_example() -> None:
+    """docs/systems/elo-mmr.md shows the numbers test_two_new_players_by_hand checks."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "systems" / "elo-mmr.md").read_text()
+    for number in ("123,780", "38,400", "162,180", "1653.899", "1346.101", "1,629.391",
+                   "1,370.609", "171.195", "1,355.805"):  # fmt: skip
+        assert number in page, number
+
+
 def test_everyone_tied_changes_nothing() -> None:
     rater = elo_mmr.SYSTEM.configure({})
     new = rater.initial_state({})
