@@ -38,7 +38,9 @@ player i, whose belief before the round is N(mu_i, sigma_i^2):
        sigma_G^-2 (mu - mu_G) + sum_k w_out,k tanh((mu - p_k) w_arg,k)
 
    over all the player's factors, and the new deviation is
-   ``(sigma'^-2 + sigma_perf^-2)^-1/2``.
+   ``(sigma'^-2 + sigma_perf^-2)^-1/2``. With ``max_history`` (not a source's parameter; the
+   reference's bound on the history, tied there to its opponent subsampling) the oldest
+   factors past it first fold into the Gaussian, their weight kept.
 
 ``rating`` is mu, ``deviation`` sigma, and the leaderboard ranks by ``ranking_value`` =
 mu - 3 (sigma - sig_limit), the reference's display rating (with sig_limit 80).
@@ -107,6 +109,9 @@ DEVIATION_MIN = 1e-3
 #: Not from the sources: the largest drift per day, in rating points squared (a deviation of
 #: 1,000 points a day); larger makes every belief meaningless after one day.
 DRIFT_MAX = 1e6
+#: Not from the sources: the largest history bound, far past any player's rounds (a bound of
+#: 0 keeps every performance).
+MAX_HISTORY = 100_000
 #: Newton's method converges quadratically: a step below this fraction of max(1, |x|) leaves
 #: the root known to about its square; 100 steps bound the loop (bisection alone would need
 #: about 60 to reach float precision on any bracket below 10^6 points wide).
@@ -162,6 +167,15 @@ PARAMS: tuple[ParamSpec, ...] = (
         maximum=DRIFT_MAX,
     ),
     ParamSpec(
+        "max_history",
+        "integer",
+        0,
+        "The most performances a player's history keeps (0: all, the reference's default); "
+        "older ones fold into its Gaussian factor, so its state stays bounded.",
+        minimum=0,
+        maximum=MAX_HISTORY,
+    ),
+    ParamSpec(
         "split_ties",
         "boolean",
         False,
@@ -202,6 +216,7 @@ class EloMmrConfig:
     sig_limit: float = SIG_LIMIT
     drift_per_day: float = DRIFT_PER_DAY
     split_ties: bool = False
+    max_history: int = 0
     #: sigma_perf = sqrt((1 + 1/w) sig_limit^2 + drift_per_day / w).
     sigma_perf: float = 0.0
     #: w sig_limit^2, the part of sigma_drift^2 that every round adds.
@@ -219,6 +234,7 @@ class EloMmrConfig:
             sig_limit=limit,
             drift_per_day=drift,
             split_ties=bool(params["split_ties"]),
+            max_history=int(params["max_history"]),
             sigma_perf=math.sqrt((1.0 + 1.0 / w) * limit * limit + drift / w),
             round_drift=w * limit * limit,
         )
@@ -415,7 +431,23 @@ def rate_round(
     hi = np.full(n, float(mu.max()) + reach)
     perf = _solve(performance, lo, hi, mu.copy())
 
-    # 3. The new factor and the posterior mode over all the player's factors.
+    # 3. The new factor and the posterior mode over all the player's factors. With
+    # max_history, the oldest factors past it first fold into the Gaussian, their weight kept
+    # (the reference's update_rating_with_logistic with a bounded history).
+    limit = config.max_history
+    for _ in range(width if limit else 0):  # a row sheds at most the factors it has
+        full = np.flatnonzero(counts >= limit)
+        if not len(full):
+            break
+        weight = (2.0 / (T * T)) * w_arg[full, 0] * w_out[full, 0]
+        normal_mu[full] = (normal_w[full] * normal_mu[full] + weight * centres[full, 0]) / (
+            normal_w[full] + weight
+        )
+        normal_w[full] += weight
+        for table, padding in ((centres, 0.0), (w_arg, 1.0), (w_out, 0.0)):
+            table[full, :-1] = table[full, 1:]
+            table[full, -1] = padding
+        counts[full] -= 1
     c_perf = T / sig_perf
     rows_all = np.arange(n)
     centres[rows_all, counts] = perf

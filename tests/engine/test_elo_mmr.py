@@ -210,6 +210,8 @@ def test_a_game_needs_two_players_and_no_teams() -> None:
         ("drift_per_day", -1.0),
         ("mu", 2e6),
         ("split_ties", 1),
+        ("max_history", -1),
+        ("max_history", 1.5),
     ],
 )
 def test_parameters_out_of_range_are_refused(name: str, value: object) -> None:
@@ -287,3 +289,47 @@ def test_time_between_rounds_widens_the_deviation_only_with_drift() -> None:
         expected = math.sqrt(sigma**2 + 0.2 * 80**2 + drift * 10)
         assert second.details["sigma_diffused"] == pytest.approx(expected, abs=1e-9)
         assert (second.details["sigma_diffused"] > math.sqrt(sigma**2 + 1280)) is widened
+
+
+def test_max_history_folds_the_oldest_performance_into_the_gaussian() -> None:
+    """With max_history 1, A's second round first ages its history (the diffusion of the
+    module's step 1) and then folds round 1's factor into the Gaussian, its weight
+    L = 2 w_arg w_out / T^2 kept: mu_G <- (w_G mu_G + L p_1) / (w_G + L), w_G <- w_G + L."""
+    later = START + timedelta(days=1)
+    kept_all = elo_mmr.SYSTEM.configure({})
+    bounded = elo_mmr.SYSTEM.configure({"max_history": 1})
+    new = bounded.initial_state({})
+    first = bounded.rate_game(game(1, 2), {PlayerKey("p0"): new, PlayerKey("p1"): new}, {})
+    after = {c.key: c.after for c in first.changes}
+    a1 = after[PlayerKey("p0")]
+    assert len(a1.extra["centres"]) == 1
+    second = bounded.rate_game(game(1, 2, at=later), after, {}).changes[0]
+    unbounded = kept_all.rate_game(game(1, 2, at=later), after, {}).changes[0]
+    assert len(unbounded.after.extra["centres"]) == 2
+    assert len(second.after.extra["centres"]) == 1
+    assert second.after.extra["centres"][0] == second.details["performance"]
+
+    # By hand, from A's state after round 1.
+    sigma1 = a1.deviation
+    assert sigma1 is not None
+    mu_g, sigma_g = a1.extra["normal"]
+    (p1,), (w_arg,), (w_out,) = a1.extra["centres"], a1.extra["w_arg"], a1.extra["w_out"]
+    diffused2 = sigma1**2 + 0.2 * 80**2
+    kappa = sigma1**2 / diffused2
+    weight = 2 * w_arg * w_out / T**2
+    w_old = kappa / sigma_g**2
+    w_moved = (1 - kappa) * (1 / sigma_g**2 + weight)
+    mu_g = (w_old * mu_g + w_moved * a1.rating) / (w_old + w_moved)
+    w_g = kappa * (w_old + w_moved)
+    folded = 2 * w_arg * (kappa**2 * w_out) / T**2
+    mu_g = (w_g * mu_g + folded * p1) / (w_g + folded)
+    w_g += folded
+    normal = second.after.extra["normal"]
+    assert normal[0] == pytest.approx(mu_g, abs=1e-9)
+    assert normal[1] == pytest.approx(w_g**-0.5, abs=1e-9)
+    # The new mean is the mode over the Gaussian and round 2's factor alone.
+    c_p = T / math.sqrt(38_400)
+    mu = second.after.rating
+    residual = w_g * (mu - mu_g) + c_p * math.tanh((mu - second.details["performance"]) * c_p / 2)
+    assert residual == pytest.approx(0.0, abs=1e-12)
+    assert second.after.deviation == pytest.approx((1 / diffused2 + 1 / 38_400) ** -0.5, abs=1e-9)
