@@ -10,6 +10,7 @@ from app.engine import (
     daanz,
     dptr,
     elo,
+    elo_mmr,
     fundox,
     glicko,
     glicko2,
@@ -39,6 +40,7 @@ SYSTEMS: Mapping[str, System] = MappingProxyType(
             cdiplo,
             wpe,
             daanz,
+            elo_mmr,
         )
     }
 )

@@ -25,6 +25,9 @@ MAX_CENTRES = 34
 MIN_GAME_YEAR = 1901
 MAX_GAME_YEAR = 9999
 MAX_PLAYERS_PER_GAME = 100
+#: A free-for-all's players in a body: each ladder's ``max_field_players`` (default 100) is
+#: checked against its own games (docs/api.md "Large fields"); this is the most any may allow.
+MAX_FIELD_PLAYERS = 100_000
 MAX_STANDINGS = 10_000
 MAX_COACHES = 100_000
 MAX_ROUNDS = 1_000
@@ -151,7 +154,7 @@ class GameBody(RequestModel):
     end_year: int | None = Field(default=None, ge=MIN_GAME_YEAR, le=MAX_GAME_YEAR)
     #: A free-for-all (each player a side of its own) ...
     players: list[GamePlayerIn] | None = Field(
-        default=None, min_length=2, max_length=MAX_PLAYERS_PER_GAME, exclude_if=_is_none
+        default=None, min_length=2, max_length=MAX_FIELD_PLAYERS, exclude_if=_is_none
     )
     #: ... or sides of one or more players (API.md "Teams"): exactly one of the two.
     teams: list[TeamIn] | None = Field(

@@ -41,6 +41,7 @@ from app.services.cone import Cone, Fresh, find_cone
 from app.services.conversion import stored_to_engine
 from app.services.replay import Placed, Replay, db_keys
 from app.services.runtime import (
+    MAX_FIELD_PLAYERS,
     Runtime,
     body_hash,
     db_key,
@@ -114,6 +115,13 @@ def validate(runtime: Runtime, event: LadderEvent) -> None:
                     f"ladder uses the tournament system {runtime.info.id!r}: its results are "
                     "tournaments (POST /tournaments, or tournament lines in an import), not "
                     "games",
+                )
+            count = len(event.participants)
+            if count > runtime.max_field_players:
+                raise Invalid.at(
+                    ("teams",) if event.has_teams else ("players",),
+                    f"at most {runtime.max_field_players} players per game on this ladder (its "
+                    f"{MAX_FIELD_PLAYERS}), got {count}",
                 )
             validate_game(runtime.info, cast(GameRater, runtime.rater), event)
         elif isinstance(event, Tournament):

@@ -19,7 +19,15 @@ from app.schemas.systems import SystemOut
 from app.services import feed
 from app.services.auth import ADMIN, Caller
 from app.services.history import recompute
-from app.services.runtime import configure, get_system, now, plain, require_ladder
+from app.services.runtime import (
+    MAX_FIELD_PLAYERS,
+    configure,
+    describe_field_limit,
+    get_system,
+    now,
+    plain,
+    require_ladder,
+)
 from app.services.unit_of_work import Lock, UnitOfWork, run_write
 
 
@@ -33,6 +41,7 @@ def describe_system(info: SystemInfo) -> SystemOut:
         params={
             **{spec.name: spec.describe() for spec in info.params},
             **(ranked.describe(info.id) if info.kind == "game" else {}),
+            **({MAX_FIELD_PLAYERS: describe_field_limit()} if info.kind == "game" else {}),
         },
         per_faction=info.per_faction,
         duel=info.duel,

@@ -21,17 +21,49 @@ from app.engine.registry import SYSTEMS
 from app.engine.types import PlayerKey, PlayerState, Standing, frozen
 from app.models import NO_FACTION, Ladder
 
+#: A game ladder's own limit on the players of one game (docs/api.md "Large fields"): the
+#: default keeps the limit every ladder had before it (100); a ladder of large fields (Elo-MMR
+#: over contests of thousands) raises it, up to :data:`FIELD_PLAYERS_LIMIT`.
+MAX_FIELD_PLAYERS = "max_field_players"
+DEFAULT_FIELD_PLAYERS = 100
+#: The most a ladder may allow: the largest Codeforces rounds have about 30,000 ranked
+#: players; a game body is also bounded by RATINGS_MAX_BODY_BYTES (1 MiB holds about 25,000).
+FIELD_PLAYERS_LIMIT = 100_000
+
+
+def describe_field_limit() -> dict[str, Any]:
+    """What ``GET /systems`` shows of ``max_field_players`` on a game system."""
+    return {
+        "type": "integer",
+        "default": DEFAULT_FIELD_PLAYERS,
+        "minimum": 2,
+        "maximum": FIELD_PLAYERS_LIMIT,
+        "description": "The most players one game of the ladder may have (a free-for-all's "
+        "players; a team game's sides stay within 100 players in all).",
+    }
+
+
+def _field_limit(given: dict[str, Any]) -> int:
+    value = given.pop(MAX_FIELD_PLAYERS, DEFAULT_FIELD_PLAYERS)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidParameter(MAX_FIELD_PLAYERS, "must be an integer")
+    if not 2 <= value <= FIELD_PLAYERS_LIMIT:
+        raise InvalidParameter(MAX_FIELD_PLAYERS, f"must be between 2 and {FIELD_PLAYERS_LIMIT}")
+    return value
+
 
 @dataclass(frozen=True, slots=True)
 class Runtime:
-    """What a ladder's writes and reads need: the system's description, its rater, and its
-    ranked-play policy (provisional status, decay, divisions)."""
+    """What a ladder's writes and reads need: the system's description, its rater, its
+    ranked-play policy (provisional status, decay, divisions), its seasons and, on a game
+    ladder, the most players a game may have."""
 
     info: SystemInfo
     rater: Rater
     policy: ranked.Policy = field(default_factory=ranked.Policy)
     #: The ladder's seasons, by start (SYSTEMS.md "Seasons").
     seasons: tuple[ranked.SeasonStart, ...] = ()
+    max_field_players: int = DEFAULT_FIELD_PLAYERS
 
     def standing(self, state: PlayerState) -> Standing:
         return self.rater.standing(state)
@@ -43,6 +75,7 @@ class Runtime:
         params: dict[str, Any] = plain(self.rater.params)
         if self.info.kind == "game":
             params.update(plain(self.policy.params))
+            params[MAX_FIELD_PLAYERS] = self.max_field_players
         return params
 
     @property
@@ -146,6 +179,7 @@ def configure(
     game = system.info.kind == "game"
     wanted = {name: given.pop(name) for name in ranked.NAMES if name in given} if game else {}
     try:
+        field_limit = _field_limit(given) if game else DEFAULT_FIELD_PLAYERS
         rater: Rater = system.configure(given)
         initial = rater.initial_state(rater.initial_ladder_state())
         policy = (
@@ -172,7 +206,7 @@ def configure(
             rater = ranked.Timed(rater, policy.decay, initial, growth, starts)
     except InvalidParameter as exc:
         raise Invalid.at(("params", exc.name), exc.message) from exc
-    return Runtime(system.info, rater, policy, starts)
+    return Runtime(system.info, rater, policy, starts, field_limit)
 
 
 def season_starts(seasons: Sequence[Mapping[str, Any]] | None) -> tuple[ranked.SeasonStart, ...]:

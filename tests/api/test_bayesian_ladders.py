@@ -64,6 +64,8 @@ async def test_systems_lists_both_with_their_parameters(client: httpx.AsyncClien
         "provisional_deviation",
         "decay",
         "divisions",
+        # the service's, on every game system (docs/api.md "Large fields")
+        "max_field_players",
     }
     assert ts["params"]["draw_probability"]["default"] == 0.1
     assert ts["params"]["sigma"]["minimum"] == 0.001

@@ -62,7 +62,12 @@ async def test_the_ladders_own_system_scores_three_elo_games_by_hand(
     [result] = body["results"]
     assert (result["label"], result["system"]) == ("elo", "elo")
     # The ladder's complete parameters: Elo's, and ranked play's (none of it).
-    no_ranked_play = {"placement_games": 0, "decay": None, "divisions": None}
+    no_ranked_play = {
+        "placement_games": 0,
+        "decay": None,
+        "divisions": None,
+        "max_field_players": 100,
+    }
     assert result["params"] == {"initial": 1500, "k": 32, "scale": 400} | no_ranked_play
     p1, p2, p3 = hand_probabilities()
     assert (result["games"], result["pairs"]) == (3, 3)
@@ -101,7 +106,12 @@ async def test_candidates_side_by_side(client: httpx.AsyncClient) -> None:
     assert response.status_code == 200, response.text
     results = response.json()["results"]
     assert [r["label"] for r in results] == ["elo", "elo k=16", "Glicko-2", "fundox"]
-    no_ranked_play = {"placement_games": 0, "decay": None, "divisions": None}
+    no_ranked_play = {
+        "placement_games": 0,
+        "decay": None,
+        "divisions": None,
+        "max_field_players": 100,
+    }
     assert results[1]["params"] == {"initial": 1500, "k": 16, "scale": 400} | no_ranked_play
     # Another system starts from its own defaults, not the ladder's parameters.
     assert results[2]["params"]["initial_rating"] == 1500

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.anyio
 
 SYSTEMS_OF_THE_PRODUCT = {
     "elo", "fundox", "naf", "glicko2", "glicko", "trueskill", "weng-lin",
-    "nadf", "kinzett", "dptr", "cdiplo", "wpe", "daanz",
+    "nadf", "kinzett", "dptr", "cdiplo", "wpe", "daanz", "elo-mmr",
 }  # fmt: skip
 
 
@@ -47,7 +47,7 @@ async def test_create_ladder_fills_defaults(client: httpx.AsyncClient) -> None:
     created = await make_ladder(client, "club", "elo", k=16)
     expected = {spec.name: spec.default for spec in SYSTEMS["elo"].info.params} | {"k": 16.0}
     # And ranked play's, none of it by default (an Elo rating has no deviation).
-    expected |= {"placement_games": 0, "decay": None, "divisions": None}
+    expected |= {"placement_games": 0, "decay": None, "divisions": None, "max_field_players": 100}
     assert created["params"] == expected
     assert (created["players"], created["games"], created["tournaments"]) == (0, 0, 0)
 

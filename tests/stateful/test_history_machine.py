@@ -88,6 +88,7 @@ PARAM_CHOICES: dict[str, list[dict[str, Any]]] = {
     "cdiplo": [{"bonus": [30, 10, 5]}, {"bonus": [38, 14, 7]}],
     "wpe": [{"window_years": 1}, {"window_years": 5}],
     "daanz": [{}],
+    "elo-mmr": [{"split_ties": True}, {"drift_per_day": 100.0}, {"max_history": 2}],
 }
 
 
