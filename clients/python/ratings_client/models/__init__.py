@@ -2,7 +2,9 @@
 
 from .adjustment_in import AdjustmentIn
 from .balance_in import BalanceIn
+from .balance_in_party_policy import BalanceInPartyPolicy
 from .balance_out import BalanceOut
+from .balance_out_party_policy import BalanceOutPartyPolicy
 from .balance_player_in import BalancePlayerIn
 from .balanced_split import BalancedSplit
 from .balanced_team import BalancedTeam
@@ -25,6 +27,7 @@ from .evaluation_result_params import EvaluationResultParams
 from .event_context_in import EventContextIn
 from .event_ref import EventRef
 from .event_ref_kind import EventRefKind
+from .event_statistics_out import EventStatisticsOut
 from .feed_item_out import FeedItemOut
 from .feed_page import FeedPage
 from .game_batch_in import GameBatchIn
@@ -84,6 +87,14 @@ from .rating_entry import RatingEntry
 from .rating_out import RatingOut
 from .replay_in import ReplayIn
 from .replay_out import ReplayOut
+from .season_changed import SeasonChanged
+from .season_changed_reset import SeasonChangedReset
+from .season_changed_status import SeasonChangedStatus
+from .season_in import SeasonIn
+from .season_in_reset_type_0 import SeasonInResetType0
+from .season_out import SeasonOut
+from .season_out_reset import SeasonOutReset
+from .season_out_status import SeasonOutStatus
 from .standing_in import StandingIn
 from .standings_out import StandingsOut
 from .system_out import SystemOut
@@ -101,6 +112,8 @@ from .teams_in import TeamsIn
 from .teams_in_teams import TeamsInTeams
 from .teams_out import TeamsOut
 from .teams_out_teams import TeamsOutTeams
+from .tournament_batch_in import TournamentBatchIn
+from .tournament_batch_out import TournamentBatchOut
 from .tournament_in import TournamentIn
 from .tournament_list import TournamentList
 from .tournament_out import TournamentOut
@@ -128,7 +141,9 @@ __all__ = (
     "BalancedSplit",
     "BalancedTeam",
     "BalanceIn",
+    "BalanceInPartyPolicy",
     "BalanceOut",
+    "BalanceOutPartyPolicy",
     "BalancePlayerIn",
     "BatchItemOut",
     "BatchItemOutStatus",
@@ -149,6 +164,7 @@ __all__ = (
     "EventContextIn",
     "EventRef",
     "EventRefKind",
+    "EventStatisticsOut",
     "FeedItemOut",
     "FeedPage",
     "GameBatchIn",
@@ -208,6 +224,14 @@ __all__ = (
     "RatingOut",
     "ReplayIn",
     "ReplayOut",
+    "SeasonChanged",
+    "SeasonChangedReset",
+    "SeasonChangedStatus",
+    "SeasonIn",
+    "SeasonInResetType0",
+    "SeasonOut",
+    "SeasonOutReset",
+    "SeasonOutStatus",
     "StandingIn",
     "StandingsOut",
     "SystemOut",
@@ -225,6 +249,8 @@ __all__ = (
     "TeamsOut",
     "TeamsOutTeams",
     "TeamStanding",
+    "TournamentBatchIn",
+    "TournamentBatchOut",
     "TournamentIn",
     "TournamentList",
     "TournamentOut",

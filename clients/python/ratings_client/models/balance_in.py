@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.balance_in_party_policy import BalanceInPartyPolicy
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -30,11 +31,16 @@ class BalanceIn:
         Attributes:
             players (list[BalancePlayerIn]):
             parties (list[list[str]] | Unset):
+            party_policy (BalanceInPartyPolicy | Unset): `spread` (default): premade players (those in a party of two or
+                more) are spread over the sides as evenly as the parties allow, then the most even split is taken; `together`:
+                only the split's quality counts, so premades may be stacked on one side. Every party stays on one side under
+                both. Default: BalanceInPartyPolicy.SPREAD.
             teams (int | Unset):  Default: 2.
      """
 
     players: list[BalancePlayerIn]
     parties: list[list[str]] | Unset = UNSET
+    party_policy: BalanceInPartyPolicy | Unset = BalanceInPartyPolicy.SPREAD
     teams: int | Unset = 2
 
 
@@ -61,6 +67,11 @@ class BalanceIn:
 
 
 
+        party_policy: str | Unset = UNSET
+        if not isinstance(self.party_policy, Unset):
+            party_policy = self.party_policy.value
+
+
         teams = self.teams
 
 
@@ -71,6 +82,8 @@ class BalanceIn:
         })
         if parties is not UNSET:
             field_dict["parties"] = parties
+        if party_policy is not UNSET:
+            field_dict["party_policy"] = party_policy
         if teams is not UNSET:
             field_dict["teams"] = teams
 
@@ -102,11 +115,22 @@ class BalanceIn:
                 parties.append(parties_item)
 
 
+        _party_policy = d.pop("party_policy", UNSET)
+        party_policy: BalanceInPartyPolicy | Unset
+        if isinstance(_party_policy,  Unset):
+            party_policy = UNSET
+        else:
+            party_policy = BalanceInPartyPolicy(_party_policy)
+
+
+
+
         teams = d.pop("teams", UNSET)
 
         balance_in = cls(
             players=players,
             parties=parties,
+            party_policy=party_policy,
             teams=teams,
         )
 

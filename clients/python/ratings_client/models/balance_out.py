@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.balance_out_party_policy import BalanceOutPartyPolicy
 from typing import cast
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ class BalanceOut:
             alternatives (list[BalancedSplit]):
             exact (bool):
             ladder (str):
+            party_policy (BalanceOutPartyPolicy): The policy applied.
             quality (float):
             teams (list[BalancedTeam]):
      """
@@ -37,6 +39,7 @@ class BalanceOut:
     alternatives: list[BalancedSplit]
     exact: bool
     ladder: str
+    party_policy: BalanceOutPartyPolicy
     quality: float
     teams: list[BalancedTeam]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -59,6 +62,8 @@ class BalanceOut:
 
         ladder = self.ladder
 
+        party_policy = self.party_policy.value
+
         quality = self.quality
 
         teams = []
@@ -75,6 +80,7 @@ class BalanceOut:
             "alternatives": alternatives,
             "exact": exact,
             "ladder": ladder,
+            "party_policy": party_policy,
             "quality": quality,
             "teams": teams,
         })
@@ -102,6 +108,11 @@ class BalanceOut:
 
         ladder = d.pop("ladder")
 
+        party_policy = BalanceOutPartyPolicy(d.pop("party_policy"))
+
+
+
+
         quality = d.pop("quality")
 
         teams = []
@@ -118,6 +129,7 @@ class BalanceOut:
             alternatives=alternatives,
             exact=exact,
             ladder=ladder,
+            party_policy=party_policy,
             quality=quality,
             teams=teams,
         )

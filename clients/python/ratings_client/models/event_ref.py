@@ -24,7 +24,7 @@ class EventRef:
     """ 
         Attributes:
             id (str):
-            kind (EventRefKind):
+            kind (EventRefKind): What the write was about: a result, or a season (season.changed, season.started).
      """
 
     id: str

@@ -2,6 +2,7 @@ from enum import StrEnum
 
 class EventRefKind(StrEnum):
     GAME = "game"
+    SEASON = "season"
     TOURNAMENT = "tournament"
 
     def __str__(self) -> str:

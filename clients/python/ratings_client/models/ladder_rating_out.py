@@ -14,6 +14,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.decay_out import DecayOut
+  from ..models.event_statistics_out import EventStatisticsOut
 
 
 
@@ -43,6 +44,8 @@ class LadderRatingOut:
             wins (int):
             decay (DecayOut | None | Unset): Where the ladder decays and decay applied: what it took.
             division (None | str | Unset): Its division, where the ladder has some.
+            event_statistics (EventStatisticsOut | None | Unset): On a tournament ladder, the player's tournament statistics
+                (`wins`, `draws`, `losses` stay 0 and the rates null there); null on a game ladder.
             provisional (bool | Unset): Fewer rated games than placement_games, or a deviation at least
                 provisional_deviation: left out of leaderboards unless asked (position null). Default: False.
      """
@@ -63,6 +66,7 @@ class LadderRatingOut:
     wins: int
     decay: DecayOut | None | Unset = UNSET
     division: None | str | Unset = UNSET
+    event_statistics: EventStatisticsOut | None | Unset = UNSET
     provisional: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -72,6 +76,7 @@ class LadderRatingOut:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.decay_out import DecayOut # noqa: PLC0415
+        from ..models.event_statistics_out import EventStatisticsOut # noqa: PLC0415
         deviation: float | None
         deviation = self.deviation
 
@@ -125,6 +130,14 @@ class LadderRatingOut:
         else:
             division = self.division
 
+        event_statistics: dict[str, Any] | None | Unset
+        if isinstance(self.event_statistics, Unset):
+            event_statistics = UNSET
+        elif isinstance(self.event_statistics, EventStatisticsOut):
+            event_statistics = self.event_statistics.to_dict()
+        else:
+            event_statistics = self.event_statistics
+
         provisional = self.provisional
 
 
@@ -150,6 +163,8 @@ class LadderRatingOut:
             field_dict["decay"] = decay
         if division is not UNSET:
             field_dict["division"] = division
+        if event_statistics is not UNSET:
+            field_dict["event_statistics"] = event_statistics
         if provisional is not UNSET:
             field_dict["provisional"] = provisional
 
@@ -160,6 +175,7 @@ class LadderRatingOut:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.decay_out import DecayOut # noqa: PLC0415
+        from ..models.event_statistics_out import EventStatisticsOut # noqa: PLC0415
         d = dict(src_dict)
         def _parse_deviation(data: object) -> float | None:
             if data is None:
@@ -277,6 +293,26 @@ class LadderRatingOut:
         division = _parse_division(d.pop("division", UNSET))
 
 
+        def _parse_event_statistics(data: object) -> EventStatisticsOut | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                event_statistics_type_0 = EventStatisticsOut.from_dict(data)
+
+
+
+                return event_statistics_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EventStatisticsOut | None | Unset, data)
+
+        event_statistics = _parse_event_statistics(d.pop("event_statistics", UNSET))
+
+
         provisional = d.pop("provisional", UNSET)
 
         ladder_rating_out = cls(
@@ -296,6 +332,7 @@ class LadderRatingOut:
             wins=wins,
             decay=decay,
             division=division,
+            event_statistics=event_statistics,
             provisional=provisional,
         )
 

@@ -14,6 +14,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.decay_out import DecayOut
+  from ..models.event_statistics_out import EventStatisticsOut
 
 
 
@@ -41,7 +42,11 @@ class LeaderboardEntry:
             country (None | str | Unset):
             decay (DecayOut | None | Unset):
             division (None | str | Unset):
+            event_statistics (EventStatisticsOut | None | Unset): On a tournament ladder, the player's tournament statistics
+                (`win_rate` is null there); null on a game ladder.
             name (None | str | Unset):
+            points (float | None | Unset): A circuit's season board (`best_of` N): the sum of the player's best N events'
+                points in the season, by which it ranks; null elsewhere.
             provisional (bool | Unset): Listed only with include_provisional=true. Default: False.
      """
 
@@ -58,7 +63,9 @@ class LeaderboardEntry:
     country: None | str | Unset = UNSET
     decay: DecayOut | None | Unset = UNSET
     division: None | str | Unset = UNSET
+    event_statistics: EventStatisticsOut | None | Unset = UNSET
     name: None | str | Unset = UNSET
+    points: float | None | Unset = UNSET
     provisional: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -68,6 +75,7 @@ class LeaderboardEntry:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.decay_out import DecayOut # noqa: PLC0415
+        from ..models.event_statistics_out import EventStatisticsOut # noqa: PLC0415
         deviation: float | None
         deviation = self.deviation
 
@@ -117,11 +125,25 @@ class LeaderboardEntry:
         else:
             division = self.division
 
+        event_statistics: dict[str, Any] | None | Unset
+        if isinstance(self.event_statistics, Unset):
+            event_statistics = UNSET
+        elif isinstance(self.event_statistics, EventStatisticsOut):
+            event_statistics = self.event_statistics.to_dict()
+        else:
+            event_statistics = self.event_statistics
+
         name: None | str | Unset
         if isinstance(self.name, Unset):
             name = UNSET
         else:
             name = self.name
+
+        points: float | None | Unset
+        if isinstance(self.points, Unset):
+            points = UNSET
+        else:
+            points = self.points
 
         provisional = self.provisional
 
@@ -146,8 +168,12 @@ class LeaderboardEntry:
             field_dict["decay"] = decay
         if division is not UNSET:
             field_dict["division"] = division
+        if event_statistics is not UNSET:
+            field_dict["event_statistics"] = event_statistics
         if name is not UNSET:
             field_dict["name"] = name
+        if points is not UNSET:
+            field_dict["points"] = points
         if provisional is not UNSET:
             field_dict["provisional"] = provisional
 
@@ -158,6 +184,7 @@ class LeaderboardEntry:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.decay_out import DecayOut # noqa: PLC0415
+        from ..models.event_statistics_out import EventStatisticsOut # noqa: PLC0415
         d = dict(src_dict)
         def _parse_deviation(data: object) -> float | None:
             if data is None:
@@ -265,6 +292,26 @@ class LeaderboardEntry:
         division = _parse_division(d.pop("division", UNSET))
 
 
+        def _parse_event_statistics(data: object) -> EventStatisticsOut | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                event_statistics_type_0 = EventStatisticsOut.from_dict(data)
+
+
+
+                return event_statistics_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EventStatisticsOut | None | Unset, data)
+
+        event_statistics = _parse_event_statistics(d.pop("event_statistics", UNSET))
+
+
         def _parse_name(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -273,6 +320,16 @@ class LeaderboardEntry:
             return cast(None | str | Unset, data)
 
         name = _parse_name(d.pop("name", UNSET))
+
+
+        def _parse_points(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        points = _parse_points(d.pop("points", UNSET))
 
 
         provisional = d.pop("provisional", UNSET)
@@ -291,7 +348,9 @@ class LeaderboardEntry:
             country=country,
             decay=decay,
             division=division,
+            event_statistics=event_statistics,
             name=name,
+            points=points,
             provisional=provisional,
         )
 

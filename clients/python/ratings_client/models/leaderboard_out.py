@@ -36,6 +36,8 @@ class LeaderboardOut:
             total (int):
             country (None | str | Unset): The national ranking's country (the query's `country`): positions and `total`
                 count only the players whose profile names it.
+            season (None | str | Unset): The season whose board this is (the query's `season`): states at its end (now while
+                it is current), statistics and placement of its events only.
      """
 
     active_since: datetime.datetime | None
@@ -44,6 +46,7 @@ class LeaderboardOut:
     ladder: str
     total: int
     country: None | str | Unset = UNSET
+    season: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -77,6 +80,12 @@ class LeaderboardOut:
         else:
             country = self.country
 
+        season: None | str | Unset
+        if isinstance(self.season, Unset):
+            season = UNSET
+        else:
+            season = self.season
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -89,6 +98,8 @@ class LeaderboardOut:
         })
         if country is not UNSET:
             field_dict["country"] = country
+        if season is not UNSET:
+            field_dict["season"] = season
 
         return field_dict
 
@@ -142,6 +153,16 @@ class LeaderboardOut:
         country = _parse_country(d.pop("country", UNSET))
 
 
+        def _parse_season(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        season = _parse_season(d.pop("season", UNSET))
+
+
         leaderboard_out = cls(
             active_since=active_since,
             active_within_days=active_within_days,
@@ -149,6 +170,7 @@ class LeaderboardOut:
             ladder=ladder,
             total=total,
             country=country,
+            season=season,
         )
 
 

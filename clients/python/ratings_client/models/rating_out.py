@@ -14,6 +14,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.decay_out import DecayOut
+  from ..models.event_statistics_out import EventStatisticsOut
 
 
 
@@ -42,6 +43,8 @@ class RatingOut:
             wins (int):
             decay (DecayOut | None | Unset): Where the ladder decays and decay applied: what it took.
             division (None | str | Unset): Its division, where the ladder has some.
+            event_statistics (EventStatisticsOut | None | Unset): On a tournament ladder, the player's tournament statistics
+                (`wins`, `draws`, `losses` stay 0 and the rates null there); null on a game ladder.
             provisional (bool | Unset): Fewer rated games than placement_games, or a deviation at least
                 provisional_deviation: left out of leaderboards unless asked (position null). Default: False.
      """
@@ -61,6 +64,7 @@ class RatingOut:
     wins: int
     decay: DecayOut | None | Unset = UNSET
     division: None | str | Unset = UNSET
+    event_statistics: EventStatisticsOut | None | Unset = UNSET
     provisional: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -70,6 +74,7 @@ class RatingOut:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.decay_out import DecayOut # noqa: PLC0415
+        from ..models.event_statistics_out import EventStatisticsOut # noqa: PLC0415
         deviation: float | None
         deviation = self.deviation
 
@@ -121,6 +126,14 @@ class RatingOut:
         else:
             division = self.division
 
+        event_statistics: dict[str, Any] | None | Unset
+        if isinstance(self.event_statistics, Unset):
+            event_statistics = UNSET
+        elif isinstance(self.event_statistics, EventStatisticsOut):
+            event_statistics = self.event_statistics.to_dict()
+        else:
+            event_statistics = self.event_statistics
+
         provisional = self.provisional
 
 
@@ -145,6 +158,8 @@ class RatingOut:
             field_dict["decay"] = decay
         if division is not UNSET:
             field_dict["division"] = division
+        if event_statistics is not UNSET:
+            field_dict["event_statistics"] = event_statistics
         if provisional is not UNSET:
             field_dict["provisional"] = provisional
 
@@ -155,6 +170,7 @@ class RatingOut:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.decay_out import DecayOut # noqa: PLC0415
+        from ..models.event_statistics_out import EventStatisticsOut # noqa: PLC0415
         d = dict(src_dict)
         def _parse_deviation(data: object) -> float | None:
             if data is None:
@@ -270,6 +286,26 @@ class RatingOut:
         division = _parse_division(d.pop("division", UNSET))
 
 
+        def _parse_event_statistics(data: object) -> EventStatisticsOut | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                event_statistics_type_0 = EventStatisticsOut.from_dict(data)
+
+
+
+                return event_statistics_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EventStatisticsOut | None | Unset, data)
+
+        event_statistics = _parse_event_statistics(d.pop("event_statistics", UNSET))
+
+
         provisional = d.pop("provisional", UNSET)
 
         rating_out = cls(
@@ -288,6 +324,7 @@ class RatingOut:
             wins=wins,
             decay=decay,
             division=division,
+            event_statistics=event_statistics,
             provisional=provisional,
         )
 

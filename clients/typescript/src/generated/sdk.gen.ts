@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AdjustPlayerData, AdjustPlayerErrors, AdjustPlayerResponses, BalanceTeamsData, BalanceTeamsErrors, BalanceTeamsResponses, CorrectGameData, CorrectGameErrors, CorrectGameResponses, CorrectTournamentData, CorrectTournamentErrors, CorrectTournamentResponses, CreateGameData, CreateGameErrors, CreateGameResponses, CreateGamesBatchData, CreateGamesBatchErrors, CreateGamesBatchResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateLadderData, CreateLadderErrors, CreateLadderResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EvaluateLadderData, EvaluateLadderErrors, EvaluateLadderResponses, GetFeedData, GetFeedErrors, GetFeedResponses, GetGameData, GetGameErrors, GetGameResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetLadderData, GetLadderErrors, GetLadderResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMetricsData, GetMetricsErrors, GetMetricsResponses, GetOpponentsData, GetOpponentsErrors, GetOpponentsResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetProfileData, GetProfileErrors, GetProfileResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSystemData, GetSystemErrors, GetSystemResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetTournamentStandingsData, GetTournamentStandingsErrors, GetTournamentStandingsResponses, GetTournamentTeamsData, GetTournamentTeamsErrors, GetTournamentTeamsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListLaddersData, ListLaddersErrors, ListLaddersResponses, ListPlayersData, ListPlayersErrors, ListPlayersResponses, ListSystemsData, ListSystemsErrors, ListSystemsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PredictData, PredictErrors, PredictResponses, ReplayWebhookData, ReplayWebhookErrors, ReplayWebhookResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SetProfileData, SetProfileErrors, SetProfileResponses, SetTournamentTeamsData, SetTournamentTeamsErrors, SetTournamentTeamsResponses, TuneLadderData, TuneLadderErrors, TuneLadderResponses, UpdateLadderData, UpdateLadderErrors, UpdateLadderResponses, VoidGameData, VoidGameErrors, VoidGameResponses, VoidTournamentData, VoidTournamentErrors, VoidTournamentResponses, WhatIfData, WhatIfErrors, WhatIfResponses } from './types.gen.js';
+import type { AdjustPlayerData, AdjustPlayerErrors, AdjustPlayerResponses, BalanceTeamsData, BalanceTeamsErrors, BalanceTeamsResponses, CorrectGameData, CorrectGameErrors, CorrectGameResponses, CorrectTournamentData, CorrectTournamentErrors, CorrectTournamentResponses, CreateGameData, CreateGameErrors, CreateGameResponses, CreateGamesBatchData, CreateGamesBatchErrors, CreateGamesBatchResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateLadderData, CreateLadderErrors, CreateLadderResponses, CreateSeasonData, CreateSeasonErrors, CreateSeasonResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, CreateTournamentsBatchData, CreateTournamentsBatchErrors, CreateTournamentsBatchResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteSeasonData, DeleteSeasonErrors, DeleteSeasonResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EvaluateLadderData, EvaluateLadderErrors, EvaluateLadderResponses, GetFeedData, GetFeedErrors, GetFeedResponses, GetGameData, GetGameErrors, GetGameResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetLadderData, GetLadderErrors, GetLadderResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMetricsData, GetMetricsErrors, GetMetricsResponses, GetOpponentsData, GetOpponentsErrors, GetOpponentsResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetProfileData, GetProfileErrors, GetProfileResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSeasonData, GetSeasonErrors, GetSeasonResponses, GetSystemData, GetSystemErrors, GetSystemResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetTournamentStandingsData, GetTournamentStandingsErrors, GetTournamentStandingsResponses, GetTournamentTeamsData, GetTournamentTeamsErrors, GetTournamentTeamsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListLaddersData, ListLaddersErrors, ListLaddersResponses, ListPlayersData, ListPlayersErrors, ListPlayersResponses, ListSeasonsData, ListSeasonsErrors, ListSeasonsResponses, ListSystemsData, ListSystemsErrors, ListSystemsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PredictData, PredictErrors, PredictResponses, ReplaceSeasonData, ReplaceSeasonErrors, ReplaceSeasonResponses, ReplayWebhookData, ReplayWebhookErrors, ReplayWebhookResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SetProfileData, SetProfileErrors, SetProfileResponses, SetTournamentTeamsData, SetTournamentTeamsErrors, SetTournamentTeamsResponses, TuneLadderData, TuneLadderErrors, TuneLadderResponses, UpdateLadderData, UpdateLadderErrors, UpdateLadderResponses, VoidGameData, VoidGameErrors, VoidGameResponses, VoidTournamentData, VoidTournamentErrors, VoidTournamentResponses, WhatIfData, WhatIfErrors, WhatIfResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -324,6 +324,70 @@ export const getOpponents = <ThrowOnError extends boolean = false>(options: Opti
 });
 
 /**
+ * List Seasons
+ *
+ * The ladder's seasons by start, each with its end (the next one's start) and status.
+ */
+export const listSeasons = <ThrowOnError extends boolean = false>(options: Options<ListSeasonsData, ThrowOnError>) => (options.client ?? client).get<ListSeasonsResponses, ListSeasonsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/ladders/{ladder}/seasons',
+    ...options
+});
+
+/**
+ * Create Season
+ *
+ * Add a season (past or future). Its reset applies at ``starts_at`` to every player
+ * rated before it; a start that stored results follow re-rates them, like a late result.
+ */
+export const createSeason = <ThrowOnError extends boolean = false>(options: Options<CreateSeasonData, ThrowOnError>) => (options.client ?? client).post<CreateSeasonResponses, CreateSeasonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/ladders/{ladder}/seasons',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete Season
+ *
+ * Remove a season: its reset no longer applies, and history after it is re-rated. The
+ * answer is the season as it stood.
+ */
+export const deleteSeason = <ThrowOnError extends boolean = false>(options: Options<DeleteSeasonData, ThrowOnError>) => (options.client ?? client).delete<DeleteSeasonResponses, DeleteSeasonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/ladders/{ladder}/seasons/{season}',
+    ...options
+});
+
+/**
+ * Get Season
+ */
+export const getSeason = <ThrowOnError extends boolean = false>(options: Options<GetSeasonData, ThrowOnError>) => (options.client ?? client).get<GetSeasonResponses, GetSeasonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/ladders/{ladder}/seasons/{season}',
+    ...options
+});
+
+/**
+ * Replace Season
+ *
+ * Change a season (the whole body again, its ``id`` the path's): history is re-rated
+ * from the earlier of its old and new start where its reset changed.
+ */
+export const replaceSeason = <ThrowOnError extends boolean = false>(options: Options<ReplaceSeasonData, ThrowOnError>) => (options.client ?? client).put<ReplaceSeasonResponses, ReplaceSeasonErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/ladders/{ladder}/seasons/{season}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * List Tournaments
  *
  * The ladder's tournaments, newest first (by date held, then arrival), each as
@@ -539,6 +603,23 @@ export const getSystem = <ThrowOnError extends boolean = false>(options: Options
 export const createTournament = <ThrowOnError extends boolean = false>(options: Options<CreateTournamentData, ThrowOnError>) => (options.client ?? client).post<CreateTournamentResponses, CreateTournamentErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/tournaments',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Create Tournaments Batch
+ *
+ * Up to 10,000 tournaments in one atomic request (a season), as ``POST /games/batch``:
+ * every tournament is validated first and nothing is stored unless all are valid; ids
+ * already stored with the same body count as existing, a different body is a 409.
+ */
+export const createTournamentsBatch = <ThrowOnError extends boolean = false>(options: Options<CreateTournamentsBatchData, ThrowOnError>) => (options.client ?? client).post<CreateTournamentsBatchResponses, CreateTournamentsBatchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/tournaments/batch',
     ...options,
     headers: {
         'Content-Type': 'application/json',

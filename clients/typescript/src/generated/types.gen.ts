@@ -46,6 +46,12 @@ export type BalanceIn = {
      */
     parties?: Array<Array<string>>;
     /**
+     * Party Policy
+     *
+     * `spread` (default): premade players (those in a party of two or more) are spread over the sides as evenly as the parties allow, then the most even split is taken; `together`: only the split's quality counts, so premades may be stacked on one side. Every party stays on one side under both.
+     */
+    party_policy?: 'spread' | 'together';
+    /**
      * Players
      */
     players: Array<BalancePlayerIn>;
@@ -73,6 +79,12 @@ export type BalanceOut = {
      * Ladder
      */
     ladder: string;
+    /**
+     * Party Policy
+     *
+     * The policy applied.
+     */
+    party_policy: 'spread' | 'together';
     /**
      * Quality
      */
@@ -497,8 +509,43 @@ export type EventRef = {
     id: string;
     /**
      * Kind
+     *
+     * What the write was about: a result, or a season (season.changed, season.started).
      */
-    kind: 'game' | 'tournament';
+    kind: 'game' | 'tournament' | 'season';
+};
+
+/**
+ * EventStatisticsOut
+ *
+ * A player's tournaments on a tournament ladder (rated, not voided; up to ``as_of``).
+ * Tournaments count in no win/draw/loss statistic: these take their place.
+ */
+export type EventStatisticsOut = {
+    /**
+     * Best Place
+     *
+     * The best (lowest) rank reached.
+     */
+    best_place: number | null;
+    /**
+     * Events
+     *
+     * Tournaments placed in.
+     */
+    events: number;
+    /**
+     * Mean Percentile
+     *
+     * Mean over the tournaments of (n − rank) / (n − 1), n the players the tournament ranked: 1 for first, 0 for last, 0.5 for the middle; a tournament of one player counts 1.
+     */
+    mean_percentile: number | null;
+    /**
+     * Top3
+     *
+     * Tournaments finished with rank 1, 2 or 3 (ties included).
+     */
+    top3: number;
 };
 
 /**
@@ -1142,6 +1189,10 @@ export type LadderRatingOut = {
      */
     draws: number;
     /**
+     * On a tournament ladder, the player's tournament statistics (`wins`, `draws`, `losses` stay 0 and the rates null there); null on a game ladder.
+     */
+    event_statistics?: EventStatisticsOut | null;
+    /**
      * Faction
      */
     faction: string | null;
@@ -1215,6 +1266,10 @@ export type LeaderboardEntry = {
      */
     division?: string | null;
     /**
+     * On a tournament ladder, the player's tournament statistics (`win_rate` is null there); null on a game ladder.
+     */
+    event_statistics?: EventStatisticsOut | null;
+    /**
      * Faction
      */
     faction: string | null;
@@ -1234,6 +1289,12 @@ export type LeaderboardEntry = {
      * Player
      */
     player: string;
+    /**
+     * Points
+     *
+     * A circuit's season board (`best_of` N): the sum of the player's best N events' points in the season, by which it ranks; null elsewhere.
+     */
+    points?: number | null;
     /**
      * Position
      */
@@ -1294,6 +1355,12 @@ export type LeaderboardOut = {
      * Ladder
      */
     ladder: string;
+    /**
+     * Season
+     *
+     * The season whose board this is (the query's `season`): states at its end (now while it is current), statistics and placement of its events only.
+     */
+    season?: string | null;
     /**
      * Total
      */
@@ -1934,6 +2001,10 @@ export type RatingOut = {
      */
     draws: number;
     /**
+     * On a tournament ladder, the player's tournament statistics (`wins`, `draws`, `losses` stay 0 and the rates null there); null on a game ladder.
+     */
+    event_statistics?: EventStatisticsOut | null;
+    /**
      * Faction
      */
     faction: string | null;
@@ -2019,6 +2090,125 @@ export type ReplayOut = {
      * Webhook
      */
     webhook: string;
+};
+
+/**
+ * SeasonChanged
+ */
+export type SeasonChanged = {
+    /**
+     * Best Of
+     */
+    best_of: number | null;
+    /**
+     * Ends At
+     *
+     * The next season's start; null for the last.
+     */
+    ends_at: string | null;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Recomputed Events
+     */
+    recomputed_events: number;
+    /**
+     * Recomputed Players
+     */
+    recomputed_players: number;
+    /**
+     * Reset
+     */
+    reset: {
+        [key: string]: unknown;
+    };
+    /**
+     * Starts At
+     */
+    starts_at: string;
+    /**
+     * Status
+     */
+    status: 'upcoming' | 'current' | 'closed';
+};
+
+/**
+ * SeasonIn
+ *
+ * A season: from ``starts_at`` to the next season's start. ``PUT`` takes the whole body
+ * again (its ``id`` equal to the path's).
+ */
+export type SeasonIn = {
+    /**
+     * Best Of
+     *
+     * Tournament ladders awarding points per event (cdiplo, wpe, daanz): the season's board ranks by each player's best N events' points.
+     */
+    best_of?: number | null;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Name
+     */
+    name?: string | null;
+    /**
+     * Reset
+     *
+     * {"kind": "none"} (default), {"kind": "soft", "fraction": f}, {"kind": "uncertainty", "min", "min_until_days", "full_after_days"} or {"kind": "hard"}: applied at starts_at to every player rated before it.
+     */
+    reset?: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Starts At
+     */
+    starts_at: string;
+};
+
+/**
+ * SeasonOut
+ */
+export type SeasonOut = {
+    /**
+     * Best Of
+     */
+    best_of: number | null;
+    /**
+     * Ends At
+     *
+     * The next season's start; null for the last.
+     */
+    ends_at: string | null;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Reset
+     */
+    reset: {
+        [key: string]: unknown;
+    };
+    /**
+     * Starts At
+     */
+    starts_at: string;
+    /**
+     * Status
+     */
+    status: 'upcoming' | 'current' | 'closed';
 };
 
 /**
@@ -2276,6 +2466,38 @@ export type TeamsOut = {
      * Tournament
      */
     tournament: string;
+};
+
+/**
+ * TournamentBatchIn
+ */
+export type TournamentBatchIn = {
+    /**
+     * Tournaments
+     */
+    tournaments: Array<TournamentIn>;
+};
+
+/**
+ * TournamentBatchOut
+ */
+export type TournamentBatchOut = {
+    /**
+     * Created
+     */
+    created: number;
+    /**
+     * Existing
+     */
+    existing: number;
+    /**
+     * Recomputed Events
+     */
+    recomputed_events: number;
+    /**
+     * Tournaments
+     */
+    tournaments: Array<BatchItemOut>;
 };
 
 /**
@@ -3791,6 +4013,12 @@ export type GetLeaderboardData = {
          * Only the players of this division (ranked play).
          */
         division?: string | null;
+        /**
+         * Season
+         *
+         * A season's board: as of its end (now while it is current), only the players with a rated event in it, its statistics and placement; a circuit (`best_of`) ranks by `points`. Not with `as_of`.
+         */
+        season?: string | null;
     };
     url: '/ladders/{ladder}/leaderboard';
 };
@@ -4226,6 +4454,310 @@ export type GetOpponentsResponses = {
 };
 
 export type GetOpponentsResponse = GetOpponentsResponses[keyof GetOpponentsResponses];
+
+export type ListSeasonsData = {
+    body?: never;
+    path: {
+        /**
+         * Ladder
+         */
+        ladder: string;
+    };
+    query?: never;
+    url: '/ladders/{ladder}/seasons';
+};
+
+export type ListSeasonsErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type ListSeasonsError = ListSeasonsErrors[keyof ListSeasonsErrors];
+
+export type ListSeasonsResponses = {
+    /**
+     * Response Listseasons
+     *
+     * Successful Response
+     */
+    200: Array<SeasonOut>;
+};
+
+export type ListSeasonsResponse = ListSeasonsResponses[keyof ListSeasonsResponses];
+
+export type CreateSeasonData = {
+    body: SeasonIn;
+    path: {
+        /**
+         * Ladder
+         */
+        ladder: string;
+    };
+    query?: never;
+    url: '/ladders/{ladder}/seasons';
+};
+
+export type CreateSeasonErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type CreateSeasonError = CreateSeasonErrors[keyof CreateSeasonErrors];
+
+export type CreateSeasonResponses = {
+    /**
+     * Successful Response
+     */
+    201: SeasonChanged;
+};
+
+export type CreateSeasonResponse = CreateSeasonResponses[keyof CreateSeasonResponses];
+
+export type DeleteSeasonData = {
+    body?: never;
+    path: {
+        /**
+         * Ladder
+         */
+        ladder: string;
+        /**
+         * Season
+         */
+        season: string;
+    };
+    query?: never;
+    url: '/ladders/{ladder}/seasons/{season}';
+};
+
+export type DeleteSeasonErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type DeleteSeasonError = DeleteSeasonErrors[keyof DeleteSeasonErrors];
+
+export type DeleteSeasonResponses = {
+    /**
+     * Successful Response
+     */
+    200: SeasonChanged;
+};
+
+export type DeleteSeasonResponse = DeleteSeasonResponses[keyof DeleteSeasonResponses];
+
+export type GetSeasonData = {
+    body?: never;
+    path: {
+        /**
+         * Ladder
+         */
+        ladder: string;
+        /**
+         * Season
+         */
+        season: string;
+    };
+    query?: never;
+    url: '/ladders/{ladder}/seasons/{season}';
+};
+
+export type GetSeasonErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type GetSeasonError = GetSeasonErrors[keyof GetSeasonErrors];
+
+export type GetSeasonResponses = {
+    /**
+     * Successful Response
+     */
+    200: SeasonOut;
+};
+
+export type GetSeasonResponse = GetSeasonResponses[keyof GetSeasonResponses];
+
+export type ReplaceSeasonData = {
+    body: SeasonIn;
+    path: {
+        /**
+         * Ladder
+         */
+        ladder: string;
+        /**
+         * Season
+         */
+        season: string;
+    };
+    query?: never;
+    url: '/ladders/{ladder}/seasons/{season}';
+};
+
+export type ReplaceSeasonErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type ReplaceSeasonError = ReplaceSeasonErrors[keyof ReplaceSeasonErrors];
+
+export type ReplaceSeasonResponses = {
+    /**
+     * Successful Response
+     */
+    200: SeasonChanged;
+};
+
+export type ReplaceSeasonResponse = ReplaceSeasonResponses[keyof ReplaceSeasonResponses];
 
 export type ListTournamentsData = {
     body?: never;
@@ -5229,6 +5761,59 @@ export type CreateTournamentResponses = {
 };
 
 export type CreateTournamentResponse = CreateTournamentResponses[keyof CreateTournamentResponses];
+
+export type CreateTournamentsBatchData = {
+    body: TournamentBatchIn;
+    path?: never;
+    query?: never;
+    url: '/tournaments/batch';
+};
+
+export type CreateTournamentsBatchErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type CreateTournamentsBatchError = CreateTournamentsBatchErrors[keyof CreateTournamentsBatchErrors];
+
+export type CreateTournamentsBatchResponses = {
+    /**
+     * Successful Response
+     */
+    200: TournamentBatchOut;
+};
+
+export type CreateTournamentsBatchResponse = CreateTournamentsBatchResponses[keyof CreateTournamentsBatchResponses];
 
 export type ListWebhooksData = {
     body?: never;

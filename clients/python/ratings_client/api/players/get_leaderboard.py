@@ -33,6 +33,7 @@ def _get_kwargs(
     around: None | str | Unset = UNSET,
     include_provisional: bool | Unset = False,
     division: None | str | Unset = UNSET,
+    season: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -107,6 +108,13 @@ def _get_kwargs(
     else:
         json_division = division
     params["division"] = json_division
+
+    json_season: None | str | Unset
+    if isinstance(season, Unset):
+        json_season = UNSET
+    else:
+        json_season = season
+    params["season"] = json_season
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -218,6 +226,7 @@ def sync_detailed(
     around: None | str | Unset = UNSET,
     include_provisional: bool | Unset = False,
     division: None | str | Unset = UNSET,
+    season: None | str | Unset = UNSET,
 
 ) -> Response[LeaderboardOut | Problem]:
     """ Get Leaderboard
@@ -249,6 +258,9 @@ def sync_detailed(
         include_provisional (bool | Unset): Also list provisional players (ranked play's
             placement). Default: False.
         division (None | str | Unset): Only the players of this division (ranked play).
+        season (None | str | Unset): A season's board: as of its end (now while it is current),
+            only the players with a rated event in it, its statistics and placement; a circuit
+            (`best_of`) ranks by `points`. Not with `as_of`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -273,6 +285,7 @@ country=country,
 around=around,
 include_provisional=include_provisional,
 division=division,
+season=season,
 
     )
 
@@ -298,6 +311,7 @@ def sync(
     around: None | str | Unset = UNSET,
     include_provisional: bool | Unset = False,
     division: None | str | Unset = UNSET,
+    season: None | str | Unset = UNSET,
 
 ) -> LeaderboardOut | Problem | None:
     """ Get Leaderboard
@@ -329,6 +343,9 @@ def sync(
         include_provisional (bool | Unset): Also list provisional players (ranked play's
             placement). Default: False.
         division (None | str | Unset): Only the players of this division (ranked play).
+        season (None | str | Unset): A season's board: as of its end (now while it is current),
+            only the players with a rated event in it, its statistics and placement; a circuit
+            (`best_of`) ranks by `points`. Not with `as_of`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -354,6 +371,7 @@ country=country,
 around=around,
 include_provisional=include_provisional,
 division=division,
+season=season,
 
     ).parsed
 
@@ -373,6 +391,7 @@ async def asyncio_detailed(
     around: None | str | Unset = UNSET,
     include_provisional: bool | Unset = False,
     division: None | str | Unset = UNSET,
+    season: None | str | Unset = UNSET,
 
 ) -> Response[LeaderboardOut | Problem]:
     """ Get Leaderboard
@@ -404,6 +423,9 @@ async def asyncio_detailed(
         include_provisional (bool | Unset): Also list provisional players (ranked play's
             placement). Default: False.
         division (None | str | Unset): Only the players of this division (ranked play).
+        season (None | str | Unset): A season's board: as of its end (now while it is current),
+            only the players with a rated event in it, its statistics and placement; a circuit
+            (`best_of`) ranks by `points`. Not with `as_of`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -428,6 +450,7 @@ country=country,
 around=around,
 include_provisional=include_provisional,
 division=division,
+season=season,
 
     )
 
@@ -453,6 +476,7 @@ async def asyncio(
     around: None | str | Unset = UNSET,
     include_provisional: bool | Unset = False,
     division: None | str | Unset = UNSET,
+    season: None | str | Unset = UNSET,
 
 ) -> LeaderboardOut | Problem | None:
     """ Get Leaderboard
@@ -484,6 +508,9 @@ async def asyncio(
         include_provisional (bool | Unset): Also list provisional players (ranked play's
             placement). Default: False.
         division (None | str | Unset): Only the players of this division (ranked play).
+        season (None | str | Unset): A season's board: as of its end (now while it is current),
+            only the players with a rated event in it, its statistics and placement; a circuit
+            (`best_of`) ranks by `points`. Not with `as_of`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -509,5 +536,6 @@ country=country,
 around=around,
 include_provisional=include_provisional,
 division=division,
+season=season,
 
     )).parsed

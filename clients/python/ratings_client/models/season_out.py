@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.season_out_status import SeasonOutStatus
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.season_out_reset import SeasonOutReset
+
+
+
+
+
+T = TypeVar("T", bound="SeasonOut")
+
+
+
+@_attrs_define
+class SeasonOut:
+    """ 
+        Attributes:
+            best_of (int | None):
+            ends_at (datetime.datetime | None): The next season's start; null for the last.
+            id (str):
+            name (str):
+            reset (SeasonOutReset):
+            starts_at (datetime.datetime):
+            status (SeasonOutStatus):
+     """
+
+    best_of: int | None
+    ends_at: datetime.datetime | None
+    id: str
+    name: str
+    reset: SeasonOutReset
+    starts_at: datetime.datetime
+    status: SeasonOutStatus
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.season_out_reset import SeasonOutReset # noqa: PLC0415
+        best_of: int | None
+        best_of = self.best_of
+
+        ends_at: None | str
+        if isinstance(self.ends_at, datetime.datetime):
+            ends_at = self.ends_at.isoformat()
+        else:
+            ends_at = self.ends_at
+
+        id = self.id
+
+        name = self.name
+
+        reset = self.reset.to_dict()
+
+        starts_at = self.starts_at.isoformat()
+
+        status = self.status.value
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "best_of": best_of,
+            "ends_at": ends_at,
+            "id": id,
+            "name": name,
+            "reset": reset,
+            "starts_at": starts_at,
+            "status": status,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.season_out_reset import SeasonOutReset # noqa: PLC0415
+        d = dict(src_dict)
+        def _parse_best_of(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        best_of = _parse_best_of(d.pop("best_of"))
+
+
+        def _parse_ends_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                ends_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return ends_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        ends_at = _parse_ends_at(d.pop("ends_at"))
+
+
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        reset = SeasonOutReset.from_dict(d.pop("reset"))
+
+
+
+
+        starts_at = datetime.datetime.fromisoformat(d.pop("starts_at"))
+
+
+
+
+        status = SeasonOutStatus(d.pop("status"))
+
+
+
+
+        season_out = cls(
+            best_of=best_of,
+            ends_at=ends_at,
+            id=id,
+            name=name,
+            reset=reset,
+            starts_at=starts_at,
+            status=status,
+        )
+
+
+        season_out.additional_properties = d
+        return season_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
