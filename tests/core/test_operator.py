@@ -102,7 +102,7 @@ async def test_the_api_description_lists_every_system_and_the_version(
     document = (await client.get("/openapi.json")).json()
     description = document["info"]["description"]
     systems = (await client.get("/systems", headers=AUTH)).json()
-    assert len(systems) == 13  # SYSTEMS.md: Elo ... DAANZ
+    assert len(systems) == 14  # SYSTEMS.md: Elo ... DAANZ, and Elo-MMR
     for system in systems:
         assert f"- `{system['id']}`: {system['title']}\n" in description + "\n"
     version = document["info"]["version"]

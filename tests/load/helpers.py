@@ -44,12 +44,12 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from app.cli import migrate
-from app.engine import ranked
 from app.engine.ledger import final_states
 from app.engine.registry import SYSTEMS
 from app.models import Event
 from app.schemas.events import GameIn
 from app.services.conversion import game_to_engine
+from app.services.runtime import configure
 from tests.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -963,9 +963,9 @@ async def verify(
                 f"{INITIAL_RATING * players!r} (lost or doubled update)"
             )
         system = SYSTEMS[SYSTEM]
-        # Ranked play's keys (all off here) are the service's, not the system's.
-        own = {k: v for k, v in ladder_out["params"].items() if k not in ranked.NAMES}
-        rater = system.configure(own)
+        # The ladder's parameters as the service reads them (the system's, ranked play's,
+        # the field limit): the replay rates with the same rater.
+        rater = configure(SYSTEM, ladder_out["params"]).rater
         events = [game_to_engine(GameIn.model_validate(g.body)) for g in stored]
         states = final_states(system.info, rater, events)
         expected = {key.player: rater.standing(state).rating for key, state in states.items()}
