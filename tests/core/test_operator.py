@@ -82,7 +82,11 @@ def test_make_run_installs_the_runtime_only_and_make_test_the_rest(tmp_path: Pat
     def planned(target: str) -> str:
         venv = f"VENV={tmp_path / 'venv'}"
         done = subprocess.run(
-            ["make", "-n", target, venv], cwd=ROOT, capture_output=True, text=True, check=True
+            ["make", "-n", "--no-print-directory", target, venv],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         return done.stdout
 
