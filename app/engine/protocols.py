@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal, Protocol
 
 from app.engine.params import ParamSpec
@@ -155,6 +155,65 @@ class TournamentRater(Rater, Protocol):
         ladder_state: Mapping[str, Json],
     ) -> Outcome:
         """Rate a validated tournament. ``before`` holds a state for every ranked player."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """One day of a player's skill curve in a whole-history fit (API.md "curve")."""
+
+    day: date
+    rating: float
+    deviation: float
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """A whole-history fit of a ladder (SYSTEMS.md "Whole-history and large-field systems").
+
+    ``curves`` hold one point per UTC day on which the player played, in day order; the last
+    point is the player's served rating. ``converged`` says whether the last sweep moved no
+    estimate by more than the system's tolerance; ``max_step`` is that sweep's largest move.
+    ``state`` is the system's own JSON (lists and dicts of numbers and strings) needed to
+    resume the iteration, bounded by the size of the history; the service stores it.
+    """
+
+    curves: Mapping[PlayerKey, tuple[CurvePoint, ...]]
+    converged: bool
+    sweeps: int
+    max_step: float
+    state: Json
+
+
+class WholeHistoryRater(Rater, Protocol):
+    """A configured whole-history system (TrueSkill Through Time, Whole-History Rating):
+    its ratings are a fit of the ladder's whole history, re-estimated by every result."""
+
+    def validate_game(self, game: Game) -> None:
+        """Raise InvalidEvent when ``game`` breaks a rule of the system."""
+        ...
+
+    def fit(self, games: Sequence[Game], warm: Fit | None = None, *, max_sweeps: int = 1000) -> Fit:
+        """Fit the whole history ``games`` (validated, rated, in ladder order) until converged
+        or ``max_sweeps`` sweeps. ``warm`` is a fit of another version of the history (games
+        added, corrected or removed): it may seed the iteration, by player and day, and never
+        changes the fixed point reached (within the system's tolerance)."""
+        ...
+
+    def add_game(self, fit: Fit, games: Sequence[Game]) -> Fit:
+        """A bounded update after ``games[-1]`` was added to the history ``fit`` was made of
+        (``games`` is the whole new history): only the new game's players' estimates move,
+        at a cost independent of the ladder's size; the result says ``converged=False``."""
+        ...
+
+    def side_win_probability(
+        self, side: Sequence[PlayerState], other: Sequence[PlayerState]
+    ) -> float | None:
+        """p(``side`` finishes ahead of ``other``) from the players' served states."""
+        ...
+
+    def state_of(self, point: CurvePoint) -> PlayerState:
+        """The served state of a player whose curve ends at ``point``."""
         ...
 
 
