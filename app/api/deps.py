@@ -256,7 +256,7 @@ def check_sizes(
 ) -> None:
     """The configurable request limits (422 naming the field and the limit)."""
     limits = (
-        ("players", players, settings.max_players_per_game),
+        ("players", players, settings.max_field_players),
         ("standings", standings, settings.max_standings),
         ("games", games, settings.max_batch_games),
         # A batch of tournaments takes as many events as one of games.

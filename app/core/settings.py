@@ -69,9 +69,10 @@ class Settings(BaseSettings):
     #: 5 s, nginx's upstream 15 s in deploy/nginx.conf): a request sent as the server closes
     #: the connection fails with a reset, and a POST is not resent for the client.
     keep_alive_timeout: float = Field(default=20.0, ge=1)
-    #: Players per game a request may carry, whatever the ladder: each game ladder's own
-    #: ``max_field_players`` (default 100) is the limit that usually applies.
-    max_players_per_game: int = Field(default=100_000, ge=2, le=100_000)
+    #: Players per game a request may carry, whatever the ladder (API.md: an Elo-MMR ladder
+    #: takes games this large): each game ladder's own ``max_field_players`` (100 by default
+    #: outside the large-field systems) is the limit that usually applies.
+    max_field_players: int = Field(default=20_000, ge=2, le=100_000)
     max_standings: int = Field(default=10_000, ge=2, le=10_000)
     max_batch_games: int = Field(default=10_000, ge=1, le=10_000)
     #: Heavy reads (docs/operations.md "Heavy requests"). Players per POST /predictions:

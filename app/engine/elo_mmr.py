@@ -203,6 +203,7 @@ INFO = SystemInfo(
     ),
     params=PARAMS,
     rank_by="ranking_value",
+    large_fields=True,
 )
 
 

@@ -53,6 +53,9 @@ class SystemInfo:
     sides: bool = False
     #: Takes partial play (a member's ``weight`` below 1); other systems refuse weights.
     weights: bool = False
+    #: Rates fields of thousands (Elo-MMR): its ladders take games as large as the service
+    #: allows unless they set a limit of their own (API.md "Whole-history and large-field").
+    large_fields: bool = False
 
 
 class Rater(Protocol):

@@ -117,10 +117,11 @@ def validate(runtime: Runtime, event: LadderEvent) -> None:
                     "games",
                 )
             count = len(event.participants)
-            if count > runtime.max_field_players:
+            limit = runtime.max_field_players
+            if limit is not None and count > limit:
                 raise Invalid.at(
                     ("teams",) if event.has_teams else ("players",),
-                    f"at most {runtime.max_field_players} players per game on this ladder (its "
+                    f"at most {limit} players per game on this ladder (its "
                     f"{MAX_FIELD_PLAYERS}), got {count}",
                 )
             validate_game(runtime.info, cast(GameRater, runtime.rater), event)

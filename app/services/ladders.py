@@ -41,7 +41,7 @@ def describe_system(info: SystemInfo) -> SystemOut:
         params={
             **{spec.name: spec.describe() for spec in info.params},
             **(ranked.describe(info.id) if info.kind == "game" else {}),
-            **({MAX_FIELD_PLAYERS: describe_field_limit()} if info.kind == "game" else {}),
+            **({MAX_FIELD_PLAYERS: describe_field_limit(info)} if info.kind == "game" else {}),
         },
         per_faction=info.per_faction,
         duel=info.duel,

@@ -22,8 +22,9 @@ from app.engine.types import PlayerKey, PlayerState, Standing, frozen
 from app.models import NO_FACTION, Ladder
 
 #: A game ladder's own limit on the players of one game (docs/api.md "Large fields"): the
-#: default keeps the limit every ladder had before it (100); a ladder of large fields (Elo-MMR
-#: over contests of thousands) raises it, up to :data:`FIELD_PLAYERS_LIMIT`.
+#: default keeps the limit every ladder had before it (100); a ladder of large fields raises it,
+#: up to :data:`FIELD_PLAYERS_LIMIT`. On a large-field system (Elo-MMR) it is null by default:
+#: its games are bounded only by the service's RATINGS_MAX_FIELD_PLAYERS (API.md).
 MAX_FIELD_PLAYERS = "max_field_players"
 DEFAULT_FIELD_PLAYERS = 100
 #: The most a ladder may allow: the largest Codeforces rounds have about 30,000 ranked
@@ -31,8 +32,18 @@ DEFAULT_FIELD_PLAYERS = 100
 FIELD_PLAYERS_LIMIT = 100_000
 
 
-def describe_field_limit() -> dict[str, Any]:
+def describe_field_limit(info: SystemInfo) -> dict[str, Any]:
     """What ``GET /systems`` shows of ``max_field_players`` on a game system."""
+    if info.large_fields:
+        return {
+            "type": "integer",
+            "nullable": True,
+            "default": None,
+            "minimum": 2,
+            "maximum": FIELD_PLAYERS_LIMIT,
+            "description": "The most players one game of the ladder may have; null: as many "
+            "as the service takes (RATINGS_MAX_FIELD_PLAYERS, 20,000 by default).",
+        }
     return {
         "type": "integer",
         "default": DEFAULT_FIELD_PLAYERS,
@@ -43,8 +54,11 @@ def describe_field_limit() -> dict[str, Any]:
     }
 
 
-def _field_limit(given: dict[str, Any]) -> int:
-    value = given.pop(MAX_FIELD_PLAYERS, DEFAULT_FIELD_PLAYERS)
+def _field_limit(info: SystemInfo, given: dict[str, Any]) -> int | None:
+    default = None if info.large_fields else DEFAULT_FIELD_PLAYERS
+    value = given.pop(MAX_FIELD_PLAYERS, default)
+    if value is None and info.large_fields:
+        return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidParameter(MAX_FIELD_PLAYERS, "must be an integer")
     if not 2 <= value <= FIELD_PLAYERS_LIMIT:
@@ -63,7 +77,8 @@ class Runtime:
     policy: ranked.Policy = field(default_factory=ranked.Policy)
     #: The ladder's seasons, by start (SYSTEMS.md "Seasons").
     seasons: tuple[ranked.SeasonStart, ...] = ()
-    max_field_players: int = DEFAULT_FIELD_PLAYERS
+    #: None: only the service's RATINGS_MAX_FIELD_PLAYERS bounds a game (large-field systems).
+    max_field_players: int | None = DEFAULT_FIELD_PLAYERS
 
     def standing(self, state: PlayerState) -> Standing:
         return self.rater.standing(state)
@@ -179,7 +194,7 @@ def configure(
     game = system.info.kind == "game"
     wanted = {name: given.pop(name) for name in ranked.NAMES if name in given} if game else {}
     try:
-        field_limit = _field_limit(given) if game else DEFAULT_FIELD_PLAYERS
+        field_limit = _field_limit(system.info, given) if game else DEFAULT_FIELD_PLAYERS
         rater: Rater = system.configure(given)
         initial = rater.initial_state(rater.initial_ladder_state())
         policy = (

@@ -71,30 +71,46 @@ async def test_systems_lists_elo_mmr_with_the_field_limit(client: httpx.AsyncCli
     params = system["params"]
     assert params["weight_limit"]["default"] == 0.2
     assert params["sig_limit"]["default"] == 80.0
+    # API.md: an elo-mmr ladder takes games up to RATINGS_MAX_FIELD_PLAYERS, so its own limit
+    # is null (none) unless it sets one; other game systems keep 100.
     assert params["max_field_players"] == {
         "type": "integer",
-        "default": 100,
+        "nullable": True,
+        "default": None,
         "minimum": 2,
         "maximum": 100_000,
         "description": params["max_field_players"]["description"],
     }
+    elo = (await client.get("/systems/elo")).json()["params"]["max_field_players"]
+    assert elo["default"] == 100
+    assert "nullable" not in elo
+
+
+async def _post_field(
+    client: httpx.AsyncClient, ladder: str, game: str, size: int
+) -> httpx.Response:
+    players = [{"player": f"p{i}", "rank": i + 1} for i in range(size)]
+    return await client.post(
+        "/games",
+        json={"ladder": ladder, "id": game, "played_at": "2024-01-01T00:00:00Z",
+              "players": players},
+    )  # fmt: skip
 
 
 async def test_the_field_limit_is_the_ladders(client: httpx.AsyncClient) -> None:
-    big = {f"p{i}": i + 1 for i in range(101)}
-    players = [{"player": p, "rank": r} for p, r in big.items()]
-    for system in ("elo-mmr", "elo"):
-        await make_ladder(client, f"small-{system}", system)
-        response = await client.post(
-            "/games",
-            json={"ladder": f"small-{system}", "id": "g", "played_at": "2024-01-01T00:00:00Z",
-                  "players": players},
-        )  # fmt: skip
-        assert response.status_code == 422, response.text
-        error = response.json()["errors"][0]
-        assert error["loc"] == ["players"]
-        assert "at most 100 players per game on this ladder (its max_field_players)" in error["msg"]
-        assert (await client.get(f"/ladders/small-{system}")).json()["games"] == 0
+    await make_ladder(client, "small-elo", "elo")
+    response = await _post_field(client, "small-elo", "g", 101)
+    assert response.status_code == 422, response.text
+    error = response.json()["errors"][0]
+    assert error["loc"] == ["players"]
+    assert "at most 100 players per game on this ladder (its max_field_players)" in error["msg"]
+    assert (await client.get("/ladders/small-elo")).json()["games"] == 0
+
+    # Elo-MMR: no limit of its own by default, so 101 players are one game.
+    await make_ladder(client, "field", "elo-mmr")
+    assert (await client.get("/ladders/field")).json()["params"]["max_field_players"] is None
+    response = await _post_field(client, "field", "g1", 101)
+    assert response.status_code == 201, response.text
     for bad in (1, 100_001, "many", 2.5):
         response = await client.post(
             "/ladders",
@@ -102,18 +118,18 @@ async def test_the_field_limit_is_the_ladders(client: httpx.AsyncClient) -> None
         )
         assert response.status_code == 422, bad
         assert response.json()["errors"][0]["loc"] == ["params", "max_field_players"]
-    # Raised by PATCH, the same game is taken.
-    patched = await client.patch(
-        "/ladders/small-elo-mmr", json={"params": {"max_field_players": 101}}
+    null_elo = await client.post(
+        "/ladders", json={"id": "bad", "system": "elo", "params": {"max_field_players": None}}
     )
+    assert null_elo.status_code == 422
+    assert null_elo.json()["errors"][0]["loc"] == ["params", "max_field_players"]
+    # Lowered by PATCH, the ladder refuses a game over its own limit.
+    patched = await client.patch("/ladders/field", json={"params": {"max_field_players": 50}})
     assert patched.status_code == 200, patched.text
-    assert patched.json()["params"]["max_field_players"] == 101
-    response = await client.post(
-        "/games",
-        json={"ladder": "small-elo-mmr", "id": "g", "played_at": "2024-01-01T00:00:00Z",
-              "players": players},
-    )  # fmt: skip
-    assert response.status_code == 201, response.text
+    assert patched.json()["params"]["max_field_players"] == 50
+    response = await _post_field(client, "field", "g2", 51)
+    assert response.status_code == 422, response.text
+    assert "at most 50 players per game" in response.json()["errors"][0]["msg"]
 
 
 async def test_the_16783_player_round_in_one_game(
@@ -162,14 +178,16 @@ async def test_whatif_and_predictions(client: httpx.AsyncClient) -> None:
     await make_ladder(client, "rounds", "elo", max_field_players=1000)
     for contest in (one, two):
         await post_game(client, body("rounds", contest))
-    response = await client.post("/ladders/rounds/whatif", json={"system": "elo-mmr"})
-    # Another system starts from its defaults: its field limit of 100 refuses the rounds ...
-    assert response.status_code == 422, response.text
-    assert "max_field_players" in response.text
+    # Another system starts from its own parameters: a field limit below the rounds' sizes
+    # refuses them ...
     response = await client.post(
         "/ladders/rounds/whatif",
-        json={"system": "elo-mmr", "params": {"max_field_players": 1000}},
+        json={"system": "elo-mmr", "params": {"max_field_players": 100}},
     )
+    assert response.status_code == 422, response.text
+    assert "max_field_players" in response.text
+    # ... and Elo-MMR's default (no limit of its own) takes them.
+    response = await client.post("/ladders/rounds/whatif", json={"system": "elo-mmr"})
     assert response.status_code == 200, response.text
     theirs = expected([one, two])
     proposed = {e["player"]: e["proposed"]["rating"] for e in response.json()["entries"]}
@@ -177,7 +195,7 @@ async def test_whatif_and_predictions(client: httpx.AsyncClient) -> None:
     for name, (mu, _) in theirs.items():
         assert proposed[name] == pytest.approx(mu, abs=TOLERANCE)
 
-    await make_ladder(client, "mmr", "elo-mmr", max_field_players=1000)
+    await make_ladder(client, "mmr", "elo-mmr")
     await post_game(client, body("mmr", one))
     first, second = one["standings"][0][0], one["standings"][-1][0]
     response = await client.post(

@@ -39,7 +39,7 @@ async def test_body_over_the_limit_is_413(database: Database) -> None:
 
 
 async def test_configured_size_limits(database: Database) -> None:
-    async with _client(database, max_players_per_game=3, max_batch_games=2) as http:
+    async with _client(database, max_field_players=3, max_batch_games=2) as http:
         await make_ladder(http, "club", "elo")
         four = game("club", "g1", {"a": 1, "b": 2, "c": 2, "d": 2})
         response = await http.post("/games", json=four)
