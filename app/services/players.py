@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Invalid, NotFound
+from app.engine import schedule
 from app.engine.protocols import key_for
 from app.models import NO_FACTION, Change, Event, Ladder, PlayerRating
 from app.repositories.changes import NO_STATISTICS, AsOfBoard, ChangeRepository
@@ -583,7 +584,8 @@ class SeasonWindow:
 
 
 def _season_window(ladder: Ladder, season_id: str) -> SeasonWindow:
-    seasons = ladder.seasons or []
+    at = now()
+    seasons = schedule.expand(ladder.seasons, at)
     index = next((i for i, s in enumerate(seasons) if s["id"] == season_id), None)
     if index is None:
         raise Invalid.at(("query", "season"), "is not one of the ladder's seasons")
@@ -593,7 +595,6 @@ def _season_window(ladder: Ladder, season_id: str) -> SeasonWindow:
         if index + 1 < len(seasons)
         else None
     )
-    at = now()
     if end is not None and end <= at:
         # Just before the next season's start: its reset and results are the next season's.
         at = end - timedelta(microseconds=1)
