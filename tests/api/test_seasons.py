@@ -652,3 +652,29 @@ async def test_the_feed_announces_each_scheduled_start(
         ("season.started", f"d-{_day(-4)}"),
     ]
     assert "announced_until" not in (await client.get("/ladders/daily/seasons/d")).json()
+
+
+async def test_evaluation_replays_the_resets(client: httpx.AsyncClient) -> None:
+    """a beats b 20 and 5 days ago (Elo 1500, K 32). Without seasons the second game is
+    predicted from 1516 / 1484: p = 1 / (1 + 10^(-32/400)), log loss (ln 2 - ln p)/2. With a
+    hard reset 10 days ago, from 1500 / 1500: p = 1/2 twice, log loss ln 2, Brier 1/4; a
+    tuning's points replay it too."""
+    import math
+
+    p = 1 / (1 + 10 ** (-32 / 400))
+    for ladder in ("evplain", "evhard"):
+        await make_ladder(client, ladder, "elo")
+        await post_game(client, _game(ladder, "g1", "a", "b", 20))
+        await post_game(client, _game(ladder, "g2", "a", "b", 5))
+    await _season(client, "evhard", "s2", 10, reset={"kind": "hard"})
+    plain = (await client.post("/ladders/evplain/evaluate", json={})).json()["results"][0]
+    hard = (await client.post("/ladders/evhard/evaluate", json={})).json()["results"][0]
+    assert plain["log_loss"] == pytest.approx((math.log(2) - math.log(p)) / 2, abs=1e-12)
+    assert (plain["accuracy"], hard["accuracy"]) == (0.75, 0.5)
+    assert hard["log_loss"] == pytest.approx(math.log(2), abs=1e-12)
+    assert hard["brier"] == 0.25
+    tuned = await client.post("/ladders/evhard/tune", json={"grid": {"k": [16, 32]}})
+    assert tuned.status_code == 200, tuned.text
+    assert [r["log_loss"] for r in tuned.json()["results"]] == pytest.approx(
+        [math.log(2), math.log(2)], abs=1e-12
+    )

@@ -4,6 +4,7 @@ numbers worked by hand in each test's comment."""
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -247,3 +248,31 @@ def test_a_scheduled_soft_reset_is_read_through_each_start() -> None:
     assert timed.at(state, read_at).rating == pytest.approx(1525.0, abs=1e-12)
     assert timed.at(state, _utc(2027, 1, 20)).rating == 1600.0
     assert [s.season for s in timed.resets(state, read_at)] == ["m-2027-02-01", "m-2027-03-01"]
+
+
+# -- evaluation replays the resets (SYSTEMS.md "Evaluation", "Seasons") ---------------------
+
+
+def test_evaluation_predicts_from_the_reset_states() -> None:
+    """Elo (1500, K 32, scale 400): a beats b on 1 and again on 3 January. Without seasons the
+    second game is predicted from 1516 / 1484: p = 1 / (1 + 10^(−32/400)), so log loss
+    (ln 2 − ln p)/2, Brier (¼ + (1 − p)²)/2 and accuracy (½ + 1)/2. A hard reset on
+    2 January puts both back at 1500: p = ½ twice, log loss ln 2, Brier ¼, accuracy ½."""
+    from app.engine.evaluation import predictions, score
+
+    games = [
+        Game(_utc(2027, 1, 1), (Participant("a", 1), Participant("b", 2))),
+        Game(_utc(2027, 1, 3), (Participant("a", 1), Participant("b", 2))),
+    ]
+    info = SYSTEMS["elo"].info
+    plain = SYSTEMS["elo"].configure(None)
+    p = 1 / (1 + 10 ** (-32 / 400))
+    without = score(predictions(info, plain, games)).candidate
+    assert without.log_loss == pytest.approx((math.log(2) - math.log(p)) / 2, abs=1e-15)
+    assert without.brier == pytest.approx((0.25 + (1 - p) ** 2) / 2, abs=1e-15)
+    assert without.accuracy == 0.75
+    hard = _timed("elo", SeasonStart("s2", _utc(2027, 1, 2), Reset("hard")))
+    with_reset = score(predictions(info, hard, games)).candidate
+    assert with_reset.log_loss == pytest.approx(math.log(2), abs=1e-15)
+    assert with_reset.brier == 0.25
+    assert with_reset.accuracy == 0.5
