@@ -203,7 +203,7 @@ def get_player(
 
 def _player(session: Session, ladder: Ladder, player: str, as_of: datetime | None) -> PlayerOut:
     ladder_id = ladder.id
-    runtime = runtime_for(ladder)
+    runtime = runtime_for(ladder, as_of)
     if not runtime.plain:
         entries = ranked_entries(session, ladder, runtime, as_of or now(), as_of)
         positions = _ranked_positions(entries, runtime.info.rank_by)
@@ -381,7 +381,7 @@ def _board_as_of(
     """The board as of ``at``: selected, ranked and paged in SQL where the system ranks by
     the stored rating (``snapshots.ranked_by_stored_rating``), else from every rating's
     state decoded and ranked here. Both order as the present board does."""
-    runtime = runtime_for(ladder)
+    runtime = runtime_for(ladder, at)
     if snapshots.ranked_by_stored_rating(runtime):
         total, page = _board_as_of_in_sql(
             session, ladder, runtime, at, board_filter, limit=limit, offset=offset, around=around
@@ -754,7 +754,7 @@ def get_leaderboard(
 
     def work(session: Session) -> LeaderboardOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        runtime = runtime_for(ladder)
+        runtime = runtime_for(ladder, as_of)
         info = runtime.info
         if division is not None and division not in {
             d.name for d in runtime.policy.divisions or ()

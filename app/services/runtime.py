@@ -254,11 +254,13 @@ def refused(exc: InvalidEvent, prefix: str = "") -> Invalid:
     return Invalid.at(exc.loc, prefix + exc.message)
 
 
-def runtime_for(ladder: Ladder) -> Runtime:
+def runtime_for(ladder: Ladder, at: datetime | None = None) -> Runtime:
     """The ladder's runtime, cached by (system, parameters, seasons and, with a schedule, its
-    latest start so far): raters are immutable."""
+    latest start so far): raters are immutable. ``at``: a read's ``as_of``, whose schedule's
+    seasons are those up to it where it lies ahead of now."""
     seasons = ladder.seasons
-    horizon = schedule.horizon(seasons, now()) if seasons else None
+    read_at = now() if at is None else max(now(), at)
+    horizon = schedule.horizon(seasons, read_at) if seasons else None
     return _cached(ladder.system, canonical_json(ladder.params), canonical_json(seasons), horizon)
 
 

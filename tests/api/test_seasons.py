@@ -512,6 +512,11 @@ async def test_a_schedule_lists_its_seasons_and_resets_at_each(client: httpx.Asy
     # As of 20 days ago: through the first start only.
     as_of = await _rating(client, "sched", "a", as_of=_time(20))
     assert as_of["rating"] == pytest.approx(1508.0, abs=1e-9)
+    # As of 30 days ahead: through the starts 5, 15 and 25 days ahead too, 1500 + 16/2^6.
+    ahead = await _rating(client, "sched", "a", as_of=_time(-30))
+    assert ahead["rating"] == pytest.approx(1500.25, abs=1e-9)
+    board = await _board(client, "sched", as_of=_time(-30))
+    assert [round(e["rating"], 9) for e in board] == [1500.25, 1499.75]
 
 
 async def test_changing_a_schedule_rerates_what_it_changes(client: httpx.AsyncClient) -> None:
