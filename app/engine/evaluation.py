@@ -29,6 +29,7 @@ from datetime import datetime
 from app.engine.errors import NonFiniteResult, arithmetic_refused
 from app.engine.ledger import PLAYERS, replay
 from app.engine.protocols import GameRater, SystemInfo
+from app.engine.ranked import Timed
 from app.engine.types import Game, Json, LadderEvent, PlayerKey, PlayerState
 
 #: One prediction of a pair of sides: (p, s), p = p(a ahead of b), s = 1 / ½ / 0.
@@ -370,12 +371,17 @@ def _predict(
     known = states.get
     initial: PlayerState | None = None
     before: list[PlayerState] = []
+    # A ladder whose states read differently with time (a season's reset, decay) predicts
+    # from the states its next game starts from: the stored ones read at the game's time.
+    read = rater.at if isinstance(rater, Timed) else None
     for member in participants:
         state = known(PlayerKey(member.player, member.faction if per_faction else None))
         if state is None:
             if initial is None:
                 initial = rater.initial_state(ladder_state)
             state = initial
+        elif read is not None:
+            state = read(state, game.played_at)
         before.append(state)
     if played is None and len(participants) == 2:
         a, b = participants

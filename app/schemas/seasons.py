@@ -40,6 +40,13 @@ class SeasonIn(RequestModel):
         description="Tournament ladders awarding points per event (cdiplo, wpe, daanz): the "
         "season's board ranks by each player's best N events' points.",
     )
+    repeat: dict[str, Any] | None = Field(
+        default=None,
+        description='{"every": N, "unit": "days" | "weeks" | "months"}: a schedule, standing '
+        "for a season at starts_at and every N units after it, each with this reset and "
+        "best_of (a month's day past its end: the month's last day). One a ladder.",
+        examples=[{"every": 1, "unit": "months"}],
+    )
 
 
 class SeasonOut(ResponseModel):
@@ -50,6 +57,12 @@ class SeasonOut(ResponseModel):
     status: Literal["upcoming", "current", "closed"]
     reset: dict[str, Any]
     best_of: int | None
+    repeat: dict[str, Any] | None = Field(
+        default=None, description="A schedule's step (only on the schedule itself)."
+    )
+    schedule: str | None = Field(
+        default=None, description="The schedule this season is an occurrence of."
+    )
 
 
 class SeasonChanged(SeasonOut):

@@ -412,7 +412,7 @@ def write_export(db: Database, ladder_id: str, out: TextIO) -> int:
             header["title"] = ladder.title
         if ladder.seasons:  # their resets are part of the history (SYSTEMS.md "Seasons")
             header["seasons"] = [
-                {k: v for k, v in season.items() if k != seasons.ANNOUNCED}
+                {k: v for k, v in season.items() if k not in seasons.MARKS}
                 for season in ladder.seasons
             ]
         out.write(json.dumps({HEADER: header}, sort_keys=True) + "\n")

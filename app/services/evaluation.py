@@ -69,6 +69,9 @@ class History:
     system: str
     params: dict[str, Any]
     rows: list[LiveRow]
+    #: The ladder's seasons as stored: their resets are part of its history, which every
+    #: candidate replays as the live history went (SYSTEMS.md "Seasons").
+    seasons: list[dict[str, Any]] | None = None
 
     def events(self) -> Events:
         return Events(self.rows, self.system, self.params)
@@ -103,7 +106,8 @@ def read(db: Database, ladder_id: str) -> History:
             for page in EventRepository(session).live_rows(ladder_id, None, EVENT_PAGE)
             for row in page
         ]
-        return History(ladder.system, dict(ladder.params), rows)
+        seasons = [dict(season) for season in ladder.seasons or ()] or None
+        return History(ladder.system, dict(ladder.params), rows, seasons)
 
     return db.run(work, write=False)
 
@@ -200,7 +204,7 @@ def _configured(
         )
     base: dict[str, Any] = dict(history.params) if chosen == history.system else {}
     try:
-        return configure(chosen, {**base, **(params or {})})
+        return configure(chosen, {**base, **(params or {})}, history.seasons)
     except Invalid as exc:
         raise _moved(exc, where, rename) from exc
 
@@ -391,19 +395,23 @@ def evaluate(
 # --- Tuning --------------------------------------------------------------------------------
 
 #: The history a tuning worker process scores its points over (set once per process by
-#: :func:`_start_worker`, so the events cross to each process once, not once per point).
+#: :func:`_start_worker`, so the events cross to each process once, not once per point),
+#: and its seasons.
 _worker_events: Events | None = None
+_worker_seasons: list[dict[str, Any]] | None = None
 
 
 def _start_worker(history: History) -> None:
-    global _worker_events
+    global _worker_events, _worker_seasons
     _worker_events = history.events()
+    _worker_seasons = history.seasons
 
 
 def _score_point(system: str, params: dict[str, Any], window: Window) -> Scores:
     """One grid point, in a worker process (its parameters were checked by the parent)."""
     assert _worker_events is not None
-    return evaluate_one(_worker_events, configure(system, params), window, baseline=False)
+    runtime = configure(system, params, _worker_seasons)
+    return evaluate_one(_worker_events, runtime, window, baseline=False)
 
 
 def _point(history: History, system: str | None, point: dict[str, Any]) -> Runtime:

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Invalid, NotFound
+from app.engine import schedule
 from app.engine.protocols import key_for
 from app.models import NO_FACTION, Change, Event, Ladder, PlayerRating
 from app.repositories.changes import NO_STATISTICS, AsOfBoard, ChangeRepository
@@ -202,7 +203,7 @@ def get_player(
 
 def _player(session: Session, ladder: Ladder, player: str, as_of: datetime | None) -> PlayerOut:
     ladder_id = ladder.id
-    runtime = runtime_for(ladder)
+    runtime = runtime_for(ladder, as_of)
     if not runtime.plain:
         entries = ranked_entries(session, ladder, runtime, as_of or now(), as_of)
         positions = _ranked_positions(entries, runtime.info.rank_by)
@@ -380,7 +381,7 @@ def _board_as_of(
     """The board as of ``at``: selected, ranked and paged in SQL where the system ranks by
     the stored rating (``snapshots.ranked_by_stored_rating``), else from every rating's
     state decoded and ranked here. Both order as the present board does."""
-    runtime = runtime_for(ladder)
+    runtime = runtime_for(ladder, at)
     if snapshots.ranked_by_stored_rating(runtime):
         total, page = _board_as_of_in_sql(
             session, ladder, runtime, at, board_filter, limit=limit, offset=offset, around=around
@@ -583,7 +584,8 @@ class SeasonWindow:
 
 
 def _season_window(ladder: Ladder, season_id: str) -> SeasonWindow:
-    seasons = ladder.seasons or []
+    at = now()
+    seasons = schedule.expand(ladder.seasons, at)
     index = next((i for i, s in enumerate(seasons) if s["id"] == season_id), None)
     if index is None:
         raise Invalid.at(("query", "season"), "is not one of the ladder's seasons")
@@ -593,7 +595,6 @@ def _season_window(ladder: Ladder, season_id: str) -> SeasonWindow:
         if index + 1 < len(seasons)
         else None
     )
-    at = now()
     if end is not None and end <= at:
         # Just before the next season's start: its reset and results are the next season's.
         at = end - timedelta(microseconds=1)
@@ -753,7 +754,7 @@ def get_leaderboard(
 
     def work(session: Session) -> LeaderboardOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        runtime = runtime_for(ladder)
+        runtime = runtime_for(ladder, as_of)
         info = runtime.info
         if division is not None and division not in {
             d.name for d in runtime.policy.divisions or ()

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from app.core.errors import FieldError, Invalid, NotFound
-from app.engine import ranked
+from app.engine import ranked, schedule
 from app.engine.errors import InvalidEvent, InvalidParameter
 from app.engine.ledger import shown
 from app.engine.protocols import Rater, System, SystemInfo
@@ -185,10 +185,12 @@ def configure(
     system_id: str,
     params: Mapping[str, Any] | None,
     seasons: Sequence[Mapping[str, Any]] | None = None,
+    at: datetime | None = None,
 ) -> Runtime:
     """Validate parameters and build the rater (wrapped to decay and to reset at the start of
     each season where the ladder asks); errors name the parameter (422). ``seasons``: as the
-    ladder stores them (validated when they were stored)."""
+    ladder stores them (validated when they were stored), a schedule's as read at ``at``
+    (default now: :func:`app.engine.schedule.expand`)."""
     system = get_system(system_id)
     given = dict(params or {})
     game = system.info.kind == "game"
@@ -202,7 +204,7 @@ def configure(
             if game
             else ranked.Policy()
         )
-        starts = season_starts(seasons)
+        starts = season_starts(seasons, at)
         resets = any(season.reset.kind != "none" for season in starts)
         if policy.decay is not None or resets:
             if policy.decay is not None and rater.params.get("period", "game") != "game":
@@ -224,8 +226,13 @@ def configure(
     return Runtime(system.info, rater, policy, starts, field_limit)
 
 
-def season_starts(seasons: Sequence[Mapping[str, Any]] | None) -> tuple[ranked.SeasonStart, ...]:
-    """The stored seasons as the engine sees them, by start."""
+def season_starts(
+    seasons: Sequence[Mapping[str, Any]] | None, at: datetime | None = None
+) -> tuple[ranked.SeasonStart, ...]:
+    """The stored seasons as the engine sees them at ``at`` (default now), by start: a
+    schedule's are its occurrences so far and the next one."""
+    if seasons and any(schedule.is_schedule(season) for season in seasons):
+        seasons = schedule.expand(seasons, now() if at is None else at)
     found = [
         ranked.SeasonStart(
             str(season["id"]),
@@ -238,8 +245,11 @@ def season_starts(seasons: Sequence[Mapping[str, Any]] | None) -> tuple[ranked.S
 
 
 @lru_cache(maxsize=256)
-def _cached(system_id: str, params_json: str, seasons_json: str) -> Runtime:
-    return configure(system_id, json.loads(params_json), json.loads(seasons_json))
+def _cached(
+    system_id: str, params_json: str, seasons_json: str, horizon: datetime | None
+) -> Runtime:
+    # A schedule's seasons are the same at any time from its latest start to its next one.
+    return configure(system_id, json.loads(params_json), json.loads(seasons_json), horizon)
 
 
 @contextmanager
@@ -259,9 +269,14 @@ def refused(exc: InvalidEvent, prefix: str = "") -> Invalid:
     return Invalid.at(exc.loc, prefix + exc.message)
 
 
-def runtime_for(ladder: Ladder) -> Runtime:
-    """The ladder's runtime, cached by (system, parameters): raters are immutable."""
-    return _cached(ladder.system, canonical_json(ladder.params), canonical_json(ladder.seasons))
+def runtime_for(ladder: Ladder, at: datetime | None = None) -> Runtime:
+    """The ladder's runtime, cached by (system, parameters, seasons and, with a schedule, its
+    latest start so far): raters are immutable. ``at``: a read's ``as_of``, whose schedule's
+    seasons are those up to it where it lies ahead of now."""
+    seasons = ladder.seasons
+    read_at = now() if at is None else max(now(), at)
+    horizon = schedule.horizon(seasons, read_at) if seasons else None
+    return _cached(ladder.system, canonical_json(ladder.params), canonical_json(seasons), horizon)
 
 
 #: The encoder every stored body hash is taken of: ``json``'s, keys sorted, no spaces, no NaN.

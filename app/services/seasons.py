@@ -24,7 +24,7 @@ from typing import Any
 from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Conflict, Invalid, NotFound
-from app.engine import ranked
+from app.engine import ranked, schedule
 from app.engine.errors import InvalidParameter
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
@@ -43,6 +43,10 @@ MAX_SEASONS = 1_000
 #: A stored season's mark: its start has been announced in the feed (``season.started``),
 #: or it was written after its start. Not shown, not exported.
 ANNOUNCED = "announced"
+#: A stored schedule's mark: the start up to which its occurrences were announced.
+ANNOUNCED_UNTIL = "announced_until"
+#: The marks an export leaves out.
+MARKS = (ANNOUNCED, ANNOUNCED_UNTIL)
 
 Stored = dict[str, Any]
 
@@ -67,7 +71,34 @@ def season_out(seasons: Sequence[Mapping[str, Any]], index: int, at: datetime) -
         status=status,
         reset=season["reset"],
         best_of=season.get("best_of"),
+        schedule=season.get(schedule.SCHEDULE),
     )
+
+
+def schedule_out(season: Mapping[str, Any], at: datetime) -> SeasonOut:
+    """A stored schedule as the API shows it: its anchor, its step; no end."""
+    starts = datetime.fromisoformat(season["starts_at"])
+    return SeasonOut(
+        id=season["id"],
+        name=season["name"],
+        starts_at=starts,
+        ends_at=None,
+        status="upcoming" if starts > at else "current",
+        reset=season["reset"],
+        best_of=season.get("best_of"),
+        repeat=season[schedule.REPEAT],
+    )
+
+
+def shown(stored: Sequence[Mapping[str, Any]], season_id: str, ladder_id: str) -> SeasonOut:
+    """The season or schedule ``season_id`` of the stored seasons, as read now (404 when
+    there is none)."""
+    at = now()
+    for season in stored:
+        if season["id"] == season_id and schedule.is_schedule(season):
+            return schedule_out(season, at)
+    seasons = schedule.expand(stored, at)
+    return season_out(seasons, find(seasons, season_id, ladder_id), at)
 
 
 def find(seasons: Sequence[Mapping[str, Any]], season_id: str, ladder_id: str) -> int:
@@ -78,11 +109,28 @@ def find(seasons: Sequence[Mapping[str, Any]], season_id: str, ladder_id: str) -
     raise NotFound(f"season {season_id!r} does not exist in ladder {ladder_id!r}")
 
 
+def find_stored(seasons: Sequence[Mapping[str, Any]], season_id: str, ladder_id: str) -> int:
+    """The index of the stored season or schedule ``season_id``, which a write may change
+    (409 for a schedule's occurrence, 404 for none)."""
+    for season in seasons:
+        if (
+            schedule.is_schedule(season)
+            and season_id.startswith(f"{season['id']}-")
+            and not any(other["id"] == season_id for other in seasons)
+        ):
+            raise Conflict(
+                f"season {season_id!r} is an occurrence of the schedule {season['id']!r}: "
+                "change or delete the schedule, or create a season at its start, which "
+                "takes its place"
+            )
+    return find(seasons, season_id, ladder_id)
+
+
 def list_seasons(db: Database, ladder_id: str) -> list[SeasonOut]:
     def work(session: Any) -> list[SeasonOut]:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        seasons = ladder.seasons or []
         at = now()
+        seasons = schedule.expand(ladder.seasons, at)
         return [season_out(seasons, index, at) for index in range(len(seasons))]
 
     return db.run(work, write=False)
@@ -91,8 +139,7 @@ def list_seasons(db: Database, ladder_id: str) -> list[SeasonOut]:
 def get_season(db: Database, ladder_id: str, season_id: str) -> SeasonOut:
     def work(session: Any) -> SeasonOut:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
-        seasons = ladder.seasons or []
-        return season_out(seasons, find(seasons, season_id, ladder_id), now())
+        return shown(ladder.seasons or [], season_id, ladder_id)
 
     return db.run(work, write=False)
 
@@ -119,7 +166,7 @@ def replace_season(
         raise Invalid.at(("id",), f"must equal the path's season id {season_id!r}")
 
     def edit(runtime: Runtime, seasons: list[Stored]) -> list[Stored]:
-        index = find(seasons, season_id, ladder_id)
+        index = find_stored(seasons, season_id, ladder_id)
         others = seasons[:index] + seasons[index + 1 :]
         return [*others, checked(runtime, body, others)]
 
@@ -132,7 +179,7 @@ def delete_season(
     """Remove a season; the answer is the season as it stood, and what was re-rated."""
 
     def edit(runtime: Runtime, seasons: list[Stored]) -> list[Stored]:
-        index = find(seasons, season_id, ladder_id)
+        index = find_stored(seasons, season_id, ladder_id)
         return seasons[:index] + seasons[index + 1 :]
 
     return _write(db, ladder_id, season_id, edit, caller)
@@ -167,20 +214,43 @@ def checked(runtime: Runtime, body: SeasonIn, others: Sequence[Mapping[str, Any]
         )
     starts_at = body.starts_at.isoformat()
     for other in others:
-        if other["starts_at"] == starts_at:
+        if other["starts_at"] == starts_at and not schedule.is_schedule(other):
             raise Invalid.at(
                 ("starts_at",), f"season {other['id']!r} starts then: seasons start apart"
             )
-    return {
+    stored: Stored = {
         "id": body.id,
         "name": body.name if body.name is not None else body.id,
         "starts_at": starts_at,
         "reset": reset.as_json(),
         "best_of": body.best_of,
-        # A season written after its start was announced by that write (season.changed);
-        # one to come is announced when its time comes (:func:`announce_started`).
-        ANNOUNCED: body.starts_at <= now(),
     }
+    schedules = [other for other in others if schedule.is_schedule(other)]
+    if body.repeat is not None:
+        try:
+            repeat = schedule.parse_repeat(body.repeat)
+        except InvalidParameter as exc:
+            raise Invalid.at(tuple(exc.name.split(".")), exc.message) from exc
+        if schedules:
+            raise Invalid.at(
+                ("repeat",),
+                f"the ladder has the schedule {schedules[0]['id']!r} already: one a ladder",
+            )
+        taken = [o["id"] for o in others if o["id"].startswith(f"{body.id}-")]
+        if taken:
+            raise Invalid.at(
+                ("id",), f"its occurrences' ids ({body.id}-DATE) would clash with {taken[0]!r}"
+            )
+        # The occurrences started by now were announced by this write (season.changed).
+        return stored | {schedule.REPEAT: repeat.as_json(), ANNOUNCED_UNTIL: now().isoformat()}
+    for other in schedules:
+        if body.id.startswith(f"{other['id']}-"):
+            raise Invalid.at(
+                ("id",), f"ids {other['id']}-DATE are the schedule {other['id']!r}'s occurrences"
+            )
+    # A season written after its start was announced by that write (season.changed); one to
+    # come is announced when its time comes (:func:`announce_started`).
+    return stored | {ANNOUNCED: body.starts_at <= now()}
 
 
 def _changed_from(before: Runtime, after: Runtime) -> tuple[bool, datetime | None]:
@@ -226,10 +296,8 @@ def _write(
         write.publish(feed.SEASON_CHANGED, ("season", season_id))
         # The season as it stands now, or as it stood (deleted).
         shown_in = seasons if any(s["id"] == season_id for s in seasons) else stored
-        index = find(shown_in, season_id, ladder_id)
-        shown = season_out(shown_in, index, now())
         out = SeasonChanged(
-            **shown.model_dump(),
+            **shown(shown_in, season_id, ladder_id).model_dump(),
             recomputed_events=recomputed[0],
             recomputed_players=recomputed[1],
         )
@@ -252,7 +320,20 @@ def announce_started(db: Database, at: datetime) -> int:
     lists no rating: a reset changes no stored state (it is read through, docs/ranked.md)."""
 
     def due(seasons: Sequence[Mapping[str, Any]]) -> list[str]:
-        return [s["id"] for s in seasons if not s.get(ANNOUNCED, True) and _start(s) <= at]
+        found = [
+            s["id"]
+            for s in seasons
+            if not schedule.is_schedule(s) and not s.get(ANNOUNCED, True) and _start(s) <= at
+        ]
+        for s in seasons:
+            if schedule.is_schedule(s):
+                since = datetime.fromisoformat(s[ANNOUNCED_UNTIL])
+                found += [
+                    o["id"]
+                    for o in schedule.expand(seasons, at)
+                    if o.get(schedule.SCHEDULE) == s["id"] and since < _start(o) <= at
+                ]
+        return found
 
     found = db.run(lambda session: LadderRepository(session).seasons(), write=False)
     published = 0
@@ -266,7 +347,14 @@ def announce_started(db: Database, at: datetime) -> int:
             stored = list(ladder.seasons or [])
             ids = due(stored)
             if ids:
-                ladder.seasons = [{**s, ANNOUNCED: True} if s["id"] in ids else s for s in stored]
+                ladder.seasons = [
+                    {**s, ANNOUNCED_UNTIL: at.isoformat()}
+                    if schedule.is_schedule(s)
+                    else {**s, ANNOUNCED: True}
+                    if s["id"] in ids
+                    else s
+                    for s in stored
+                ]
                 write.session.flush()
                 for season_id in ids:
                     write.publish(feed.SEASON_STARTED, ("season", season_id), feed.Moved())

@@ -454,3 +454,232 @@ async def test_the_feed_announces_a_season_when_its_time_comes(
     assert items[-1]["ratings"] == []
     # The mark is the service's own: not shown, not in a season's body.
     assert "announced" not in (await client.get("/ladders/herald/seasons/next")).json()
+
+
+# -- recurring schedules (docs/ranked.md "Recurring seasons") --------------------------------
+
+
+def _day(days_ago: float) -> str:
+    return (NOW - timedelta(days=days_ago)).date().isoformat()
+
+
+async def _schedule(
+    client: httpx.AsyncClient, ladder: str, every: int, reset: dict[str, Any], **body: Any
+) -> dict[str, Any]:
+    response = await client.post(
+        f"/ladders/{ladder}/seasons",
+        json={
+            "id": "ten",
+            "starts_at": _time(25),
+            "repeat": {"every": every, "unit": "days"},
+            "reset": reset,
+            **body,
+        },
+    )
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+async def test_a_schedule_lists_its_seasons_and_resets_at_each(client: httpx.AsyncClient) -> None:
+    """Every 10 days from 25 days ago, a soft reset of one half: starts 25, 15 and 5 days ago,
+    the next 5 days ahead. g1 30 days ago: a 1516, b 1484. Halved three times toward 1500:
+    1508, 1504, 1502 (b: 1492, 1496, 1498)."""
+    await make_ladder(client, "sched", "elo")
+    await post_game(client, _game("sched", "g1", "a", "b", 30))
+    created = await _schedule(client, "sched", 10, {"kind": "soft", "fraction": 0.5})
+    assert created["repeat"] == {"every": 10, "unit": "days"}
+    assert (created["ends_at"], created["schedule"]) == (None, None)
+    assert created["recomputed_events"] == 1  # the first reset: states start carrying times
+    listed = (await client.get("/ladders/sched/seasons")).json()
+    assert [(s["id"], s["status"], s["schedule"]) for s in listed] == [
+        (f"ten-{_day(25)}", "closed", "ten"),
+        (f"ten-{_day(15)}", "closed", "ten"),
+        (f"ten-{_day(5)}", "current", "ten"),
+        (f"ten-{_day(-5)}", "upcoming", "ten"),
+    ]
+    assert [datetime.fromisoformat(s["starts_at"]) for s in listed] == [
+        NOW - timedelta(days=d) for d in (25, 15, 5, -5)
+    ]
+    assert listed[0]["ends_at"] == listed[1]["starts_at"]
+    assert listed[0]["name"] == f"ten {_day(25)}"
+    assert listed[0]["reset"] == {"kind": "soft", "fraction": 0.5}
+    assert (await client.get(f"/ladders/sched/seasons/{listed[2]['id']}")).json() == listed[2]
+    shown = (await client.get("/ladders/sched/seasons/ten")).json()
+    assert (shown["repeat"], shown["status"]) == ({"every": 10, "unit": "days"}, "current")
+    assert (await _rating(client, "sched", "a"))["rating"] == pytest.approx(1502.0, abs=1e-9)
+    assert (await _rating(client, "sched", "b"))["rating"] == pytest.approx(1498.0, abs=1e-9)
+    # As of 20 days ago: through the first start only.
+    as_of = await _rating(client, "sched", "a", as_of=_time(20))
+    assert as_of["rating"] == pytest.approx(1508.0, abs=1e-9)
+    # As of 30 days ahead: through the starts 5, 15 and 25 days ahead too, 1500 + 16/2^6.
+    ahead = await _rating(client, "sched", "a", as_of=_time(-30))
+    assert ahead["rating"] == pytest.approx(1500.25, abs=1e-9)
+    board = await _board(client, "sched", as_of=_time(-30))
+    assert [round(e["rating"], 9) for e in board] == [1500.25, 1499.75]
+
+
+async def test_changing_a_schedule_rerates_what_it_changes(client: httpx.AsyncClient) -> None:
+    """g1 30 days ago (a 1516, b 1484), g2 20 days ago (a beats b again). Every 10 days from 25
+    days ago, hard: g2 starts from 1500/1500 (a 1516), and two more hard resets read 1500.
+    Changed to a soft half every 20 days (starts 25 and 5 days ago): g2 starts from
+    1508/1492, then one halving. Deleted: the plain ratings again."""
+    await make_ladder(client, "change", "elo")
+    await post_game(client, _game("change", "g1", "a", "b", 30))
+    await post_game(client, _game("change", "g2", "a", "b", 20))
+    plain = 1516 + _elo_win(1516, 1484)
+    await _schedule(client, "change", 10, {"kind": "hard"})
+    assert (await _rating(client, "change", "a"))["rating"] == 1500.0
+    history = (await client.get("/ladders/change/players/a/history")).json()["entries"]
+    assert [e["rating_after"] for e in history] == [1516.0, 1516.0]
+    changed = await client.put(
+        "/ladders/change/seasons/ten",
+        json={
+            "id": "ten",
+            "starts_at": _time(25),
+            "repeat": {"every": 20, "unit": "days"},
+            "reset": {"kind": "soft", "fraction": 0.5},
+        },
+    )
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["recomputed_events"] == 1  # g2: the start 25 days ago changed
+    after_g2 = 1508 + _elo_win(1508, 1492)
+    assert (await _rating(client, "change", "a"))["rating"] == pytest.approx(
+        1500 + (after_g2 - 1500) / 2, abs=1e-9
+    )
+    listed = (await client.get("/ladders/change/seasons")).json()
+    assert [s["id"] for s in listed] == [f"ten-{_day(25)}", f"ten-{_day(5)}", f"ten-{_day(-15)}"]
+    deleted = await client.delete("/ladders/change/seasons/ten")
+    assert deleted.status_code == 200
+    assert deleted.json()["repeat"] == {"every": 20, "unit": "days"}
+    assert (await _rating(client, "change", "a"))["rating"] == pytest.approx(plain, abs=1e-9)
+    assert (await client.get("/ladders/change/seasons")).json() == []
+
+
+async def test_an_explicit_season_takes_an_occurrences_place(client: httpx.AsyncClient) -> None:
+    """Hard every 10 days from 25 days ago, but the start 15 days ago is an explicit season
+    without a reset: g1 30 days ago (a 1516), the hard reset 25 days ago (1500), g2 20 days ago
+    a wins (1516), no reset 15 days ago, a hard one 5 days ago (1500)."""
+    await make_ladder(client, "override", "elo")
+    await post_game(client, _game("override", "g1", "a", "b", 30))
+    await post_game(client, _game("override", "g2", "a", "b", 20))
+    await _schedule(client, "override", 10, {"kind": "hard"})
+    await _season(client, "override", "break", 15, name="Break")
+    listed = (await client.get("/ladders/override/seasons")).json()
+    assert [(s["id"], s["reset"]["kind"]) for s in listed] == [
+        (f"ten-{_day(25)}", "hard"), ("break", "none"), (f"ten-{_day(5)}", "hard"),
+        (f"ten-{_day(-5)}", "hard"),
+    ]  # fmt: skip
+    # The season board of the explicit season: g2 is before it, nothing in it.
+    assert await _season_board(client, "override", "break") == []
+    board = await _season_board(client, "override", f"ten-{_day(25)}")
+    assert [(e["player"], e["games"]) for e in board] == [("a", 1), ("b", 1)]
+    assert (await _rating(client, "override", "a", as_of=_time(10)))["rating"] == 1516.0
+    assert (await _rating(client, "override", "a"))["rating"] == 1500.0
+
+
+async def test_schedule_refusals(client: httpx.AsyncClient) -> None:
+    await make_ladder(client, "refuse", "elo")
+    for repeat, loc in [
+        ({"every": 1, "unit": "years"}, ["repeat", "unit"]),
+        ({"every": 0, "unit": "days"}, ["repeat", "every"]),
+        ({"every": 1}, ["repeat"]),
+    ]:
+        response = await client.post(
+            "/ladders/refuse/seasons", json={"id": "x", "starts_at": _time(1), "repeat": repeat}
+        )
+        assert response.status_code == 422, response.text
+        assert [e["loc"] for e in response.json()["errors"]] == [loc]
+    await _schedule(client, "refuse", 10, {"kind": "hard"})
+    second = await client.post(
+        "/ladders/refuse/seasons",
+        json={"id": "y", "starts_at": _time(1), "repeat": {"every": 1, "unit": "weeks"}},
+    )
+    assert (second.status_code, second.json()["errors"][0]["loc"]) == (422, ["repeat"])
+    clash = await client.post(
+        "/ladders/refuse/seasons", json={"id": "ten-extra", "starts_at": _time(1)}
+    )
+    assert (clash.status_code, clash.json()["errors"][0]["loc"]) == (422, ["id"])
+    occurrence = f"ten-{_day(15)}"
+    assert (await client.delete(f"/ladders/refuse/seasons/{occurrence}")).status_code == 409
+    put = await client.put(
+        f"/ladders/refuse/seasons/{occurrence}", json={"id": occurrence, "starts_at": _time(15)}
+    )
+    assert put.status_code == 409
+
+
+async def test_export_and_import_keep_a_schedule(
+    client: httpx.AsyncClient,
+    database: Any,
+    tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.api.test_import_export import run_cli
+
+    await make_ladder(client, "sorig", "elo")
+    await _schedule(client, "sorig", 10, {"kind": "soft", "fraction": 0.5})
+    await post_game(client, _game("sorig", "g1", "a", "b", 30))
+    await post_game(client, _game("sorig", "g2", "c", "a", 12))
+    out = tmp_path / "sorig.jsonl"
+    assert run_cli(monkeypatch, database, "export", "--ladder", "sorig", "--output", str(out)) == 0
+    assert run_cli(monkeypatch, database, "import", str(out), "--ladder", "scopy") == 0
+    assert (await client.get("/ladders/scopy/seasons")).json() == (
+        await client.get("/ladders/sorig/seasons")
+    ).json()
+    assert (await client.get("/ladders/scopy/seasons/ten")).json() == (
+        await client.get("/ladders/sorig/seasons/ten")
+    ).json()
+    assert await _board(client, "scopy") == await _board(client, "sorig")
+
+
+async def test_the_feed_announces_each_scheduled_start(
+    client: httpx.AsyncClient, database: Any
+) -> None:
+    """Daily from 2 days ahead: by 3 days ahead two seasons have started (days 2 and 3), by 4
+    days ahead one more."""
+    from app.services.seasons import announce_started
+
+    await make_ladder(client, "daily", "elo")
+    response = await client.post(
+        "/ladders/daily/seasons",
+        json={"id": "d", "starts_at": _time(-2), "repeat": {"every": 1, "unit": "days"}},
+    )
+    assert response.status_code == 201, response.text
+    assert announce_started(database, NOW) == 0
+    assert announce_started(database, NOW + timedelta(days=3)) == 2
+    assert announce_started(database, NOW + timedelta(days=4)) == 1
+    assert announce_started(database, NOW + timedelta(days=4)) == 0
+    items = (await client.get("/ladders/daily/feed")).json()["items"]
+    assert [(i["type"], i["event"]["id"]) for i in items] == [
+        ("season.changed", "d"),
+        ("season.started", f"d-{_day(-2)}"),
+        ("season.started", f"d-{_day(-3)}"),
+        ("season.started", f"d-{_day(-4)}"),
+    ]
+    assert "announced_until" not in (await client.get("/ladders/daily/seasons/d")).json()
+
+
+async def test_evaluation_replays_the_resets(client: httpx.AsyncClient) -> None:
+    """a beats b 20 and 5 days ago (Elo 1500, K 32). Without seasons the second game is
+    predicted from 1516 / 1484: p = 1 / (1 + 10^(-32/400)), log loss (ln 2 - ln p)/2. With a
+    hard reset 10 days ago, from 1500 / 1500: p = 1/2 twice, log loss ln 2, Brier 1/4; a
+    tuning's points replay it too."""
+    import math
+
+    p = 1 / (1 + 10 ** (-32 / 400))
+    for ladder in ("evplain", "evhard"):
+        await make_ladder(client, ladder, "elo")
+        await post_game(client, _game(ladder, "g1", "a", "b", 20))
+        await post_game(client, _game(ladder, "g2", "a", "b", 5))
+    await _season(client, "evhard", "s2", 10, reset={"kind": "hard"})
+    plain = (await client.post("/ladders/evplain/evaluate", json={})).json()["results"][0]
+    hard = (await client.post("/ladders/evhard/evaluate", json={})).json()["results"][0]
+    assert plain["log_loss"] == pytest.approx((math.log(2) - math.log(p)) / 2, abs=1e-12)
+    assert (plain["accuracy"], hard["accuracy"]) == (0.75, 0.5)
+    assert hard["log_loss"] == pytest.approx(math.log(2), abs=1e-12)
+    assert hard["brier"] == 0.25
+    tuned = await client.post("/ladders/evhard/tune", json={"grid": {"k": [16, 32]}})
+    assert tuned.status_code == 200, tuned.text
+    assert [r["log_loss"] for r in tuned.json()["results"]] == pytest.approx(
+        [math.log(2), math.log(2)], abs=1e-12
+    )

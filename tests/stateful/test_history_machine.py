@@ -1,12 +1,12 @@
-"""A hypothesis state machine over every system: submit, late submit, correct, void,
-parameter changes and seasons (created, changed, deleted, before and after the results, with
-each reset the ladder takes), in any order, of free-for-alls and team games (sides of several
-players, and weights, where the system rates them: SystemInfo.sides and .weights; sides of one
-elsewhere). After each step the stored state of every rating equals a fresh in-memory replay
-of the surviving history, exactly (bit for bit), and the events the step re-rated (those whose
-change rows were rewritten) are exactly the ones it had to: the dependency cone, computed here
-from the machine's own model of history, or the whole tail where the service replays it
-(ladder-wide systems, parameter changes)."""
+"""A hypothesis state machine over every system: submit, late submit, correct, void, parameter
+changes and seasons (created, changed, deleted, before and after the results, with each reset
+the ladder takes, recurring schedules too), in any order, of free-for-alls and team games (sides
+of several players, and weights, where the system rates them: SystemInfo.sides and .weights;
+sides of one elsewhere). After each step the stored state of every rating equals a fresh
+in-memory replay of the surviving history, exactly (bit for bit), and the events the step
+re-rated (those whose change rows were rewritten) are exactly the ones it had to: the dependency
+cone, computed here from the machine's own model of history, or the whole tail where the service
+replays it (ladder-wide systems, parameter changes)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,13 @@ BASE = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 #: of ten steps crosses their boundaries (a late game lands inside a period, or before one).
 TIME_UNIT = {"glicko": timedelta(hours=3), "glicko2": timedelta(hours=3)}
 DEFAULT_TIME_UNIT = timedelta(minutes=1)
+#: A season's schedule, if any (docs/ranked.md "Recurring seasons").
+REPEATS: list[dict[str, Any] | None] = [
+    None,
+    None,
+    {"every": 1, "unit": "days"},
+    {"every": 1, "unit": "weeks"},
+]
 #: Whether PUT and DELETE tell the recomputation which event changed, so that they re-rate
 #: its cone like a late game; until app/services/events.py passes ``changed=[event.seq]``
 #: to ``history.recompute`` they replay the whole tail from their time, and count
@@ -379,6 +386,12 @@ class HistoryMachine(RuleBasedStateMachine):
                 "reset": reset or {"kind": "none"},
                 "best_of": None,
             }
+            # A recurring schedule (one a ladder): its occurrences are seasons like the
+            # others, daily ones falling among the results of the systems timed in hours.
+            if not any(s.get("repeat") for key, s in old.items() if key != season_id):
+                repeat = data.draw(st.sampled_from(REPEATS))
+                if repeat is not None:
+                    new[season_id]["repeat"] = repeat
         with self._step(None) as step:
             step.seasons = (list(old.values()), list(new.values()))
             if action == "delete":

@@ -3,6 +3,7 @@
 import { ApiError, clearToken, getToken, setToken } from "./api.js";
 import { h, notice } from "./dom.js";
 import * as balance from "./pages/balance.js";
+import * as circuit from "./pages/circuit.js";
 import { errorNotice, UNAUTHORIZED } from "./pages/common.js";
 import * as evaluation from "./pages/evaluation.js";
 import * as event from "./pages/event.js";
@@ -26,6 +27,7 @@ const ROUTES = [
   { name: "feed", parts: ["ladders", ":ladder", "feed"], page: feed },
   { name: "whatif", parts: ["ladders", ":ladder", "whatif"], page: whatif },
   { name: "evaluation", parts: ["ladders", ":ladder", "evaluation"], page: evaluation },
+  { name: "circuit", parts: ["ladders", ":ladder", "circuit"], page: circuit },
   { name: "event", parts: ["ladders", ":ladder", ":kind", ":id"], page: event },
 ];
 

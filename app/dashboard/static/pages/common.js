@@ -15,6 +15,9 @@ const SYSTEM_LABELS = {
   trueskill: BAYESIAN,
   "weng-lin": BAYESIAN,
 };
+// The systems that award points per event, whose seasons may be circuits (best_of N: SYSTEMS.md
+// "Seasons"; the server's list is app/services/seasons.py EVENT_POINTS).
+const CIRCUIT_SYSTEMS = new Set(["cdiplo", "wpe", "daanz"]);
 // SYSTEMS.md: both Bayesian systems rank by μ − 3σ unless the ladder sets ranking_multiplier.
 const DEFAULT_RANKING_MULTIPLIER = 3;
 
@@ -55,6 +58,7 @@ export function ladderHeader(ladder, system, active, heading) {
     // Splitting players into sides needs a system that rates sides (GET /systems: "sides").
     system.sides ? ["balance", "Balance", path("ladders", ladder.id, "balance")] : null,
     system.kind === "game" ? ["evaluation", "Evaluation", path("ladders", ladder.id, "evaluation")] : null,
+    CIRCUIT_SYSTEMS.has(system.id) ? ["circuit", "Circuit", path("ladders", ladder.id, "circuit")] : null,
   ].filter(Boolean);
   return h("header", { class: "page-head" },
     h("h1", {}, heading || ladder.title || ladder.id),

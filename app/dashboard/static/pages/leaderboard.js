@@ -1,4 +1,6 @@
 // A ladder's leaderboard: server-side sort, activity and faction filters; client-side search.
+// Ranked play (docs/ranked.md): a season picker (a season's board, GET ...?season=), each
+// row's division badge and provisional mark, and the filters by division and provisional status.
 
 import { api, ladderAndSystem } from "../api.js";
 import { countryCell, csvText, download, field, h, numCell, numTh, playerLink, table, when } from "../dom.js";
@@ -8,6 +10,35 @@ const PAGE = 500;
 
 function option(value, label, selected) {
   return h("option", { value, selected: value === selected }, label);
+}
+
+/** A parameter of the page's address (#/ladders/x?season=s1): the season picked. */
+export function hashQuery(name) {
+  const query = location.hash.split("?")[1] ?? "";
+  return new URLSearchParams(query).get(name);
+}
+
+/** The seasons a board can be asked for: those that have begun (current first, then closed,
+ * newest first). A ladder without seasons gives none. */
+export function boardSeasons(seasons) {
+  return seasons.filter((season) => season.status !== "upcoming")
+    .sort((a, b) => (a.starts_at < b.starts_at ? 1 : -1));
+}
+
+/** A division's badge: its name as text (the ladder's admin chose it; never markup). */
+export function divisionBadge(division) {
+  return division
+    ? h("span", { class: "badge division", "data-division": division }, division)
+    : "—";
+}
+
+/** The mark of a provisional player (placement games left, or a deviation still high). */
+export function provisionalMark(entry) {
+  return entry.provisional
+    ? h("span", { class: "badge provisional", "data-provisional": "true",
+      title: "Provisional: still placing (too few rated games this season, or a high deviation)" },
+    "provisional")
+    : null;
 }
 
 export async function render({ ladder: ladderId }, { setCrumbs }) {
@@ -40,6 +71,21 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     : null;
   // The board as of the end of a day (UTC): a ranking "for 2025" is the board as of 2025-12-31.
   const asOf = h("input", { type: "date", name: "as_of", min: "0001-01-01", max: "9999-12-31" });
+  // Ranked play: the season picker and the provisional and division filters.
+  const seasons = boardSeasons(await api(`ladders/${encodeURIComponent(ladder.id)}/seasons`));
+  const askedSeason = hashQuery("season");
+  const season = h("select", { name: "season" },
+    option("", "Now (whole ladder)", askedSeason ?? ""),
+    seasons.map((entry) => option(entry.id, `${entry.name} (${entry.status})`, askedSeason ?? "")));
+  const ranked = system.kind === "game";
+  const includeProvisional = ranked
+    ? h("input", { type: "checkbox", name: "include_provisional" })
+    : null;
+  const divisions = ladder.params?.divisions ?? [];
+  const division = divisions.length
+    ? h("select", { name: "division" }, option("", "All divisions", ""),
+      divisions.map((entry) => option(entry.name, entry.name, "")))
+    : null;
   const status = h("p", { class: "muted status", role: "status" });
   const filterNote = h("div", { class: "filter-note" });
   const results = h("div", { class: "results" });
@@ -66,12 +112,19 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     const showDeviation = entries.some((e) => e.deviation !== null && e.deviation !== undefined);
     // Kinzett splits equal primary points by secondary points: without them ties look arbitrary.
     const showTiebreak = entries.some((e) => e.tiebreak !== null && e.tiebreak !== undefined);
+    const showDivision = entries.some((e) => e.division);
+    // A circuit's board ranks by the best N events' points (a season with best_of).
+    const showPoints = entries.some((e) => e.points !== null && e.points !== undefined);
     // Each column: its heading, its cell, and its value in the CSV export (exact numbers).
     const columns = [
       [numTh("#", "Position"), (e) => h("td", { class: "num", "data-field": "position", "data-value": e.position }, e.position),
         (e) => e.position],
-      ["Player", (e) => h("th", { scope: "row" }, playerLink(ladder.id, e.player, e.faction, e.name)),
+      ["Player", (e) => h("th", { scope: "row" }, playerLink(ladder.id, e.player, e.faction, e.name), provisionalMark(e)),
         (e) => e.player],
+      showDivision && ["Division", (e) => h("td", { "data-field": "division", "data-value": e.division ?? "" },
+        divisionBadge(e.division)), (e) => e.division],
+      showPoints && [numTh("Points", "The sum of the player's best events' points in the season"),
+        (e) => numCell(e.points, { field: "points" }), (e) => e.points],
       showNames && ["Name", null, (e) => e.name],
       showCountry && ["Country", (e) => countryCell(e.country), (e) => e.country],
       system.per_faction && ["Faction", (e) => h("td", { "data-field": "faction" }, e.faction ?? "—"), (e) => e.faction],
@@ -105,7 +158,9 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     const headings = head.map((cell) => (typeof cell === "string" ? cell : cell.textContent));
     // On narrow screens the row starts with the value that decides the position (style.css).
     const lead = byRanking ? "ranking_value" : "rating";
-    const rows = shown.map((e) => h("tr", { "data-player": e.player, "data-faction": e.faction ?? "" },
+    const rows = shown.map((e) => h("tr", {
+      "data-player": e.player, "data-faction": e.faction ?? "", "data-provisional": e.provisional ? "true" : null,
+    },
       onPage.map(([, cell], i) => {
         const node = cell(e);
         node.dataset.label = headings[i];
@@ -114,7 +169,10 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
       })));
     const scope = (applied.days > 0 ? `active within ${applied.days} days` : "everyone")
       + (applied.country ? `, national ranking of ${applied.country}` : "")
-      + (applied.asOf ? `, as of ${applied.asOf} (end of day, UTC)` : "");
+      + (applied.asOf ? `, as of ${applied.asOf} (end of day, UTC)` : "")
+      + (applied.season ? `, season ${applied.season}` : "")
+      + (applied.division ? `, division ${applied.division}` : "")
+      + (applied.provisional ? ", provisional players included" : "");
     status.textContent = `${total} player${total === 1 ? "" : "s"} (${scope})`
       + (total > entries.length ? `, showing ${offset + 1}–${offset + entries.length}` : "")
       + (needle ? ` · ${shown.length} match “${search.value.trim()}”` : "");
@@ -166,7 +224,9 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
           limit: PAGE, offset, sort: sort.value, order: order.value,
           active_within_days: asked, faction: faction?.value.trim(),
           country: country.value.trim().toUpperCase(),
-          as_of: asOf.value ? `${asOf.value}T23:59:59.999999Z` : null,
+          as_of: asOf.value && !season.value ? `${asOf.value}T23:59:59.999999Z` : null,
+          season: season.value, division: division?.value,
+          include_provisional: includeProvisional?.checked ? "true" : null,
         },
       });
       entries = page.entries;
@@ -174,7 +234,9 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
       // The filter the server applied (its echo), and whether it was the system's default.
       applied = {
         days: page.active_within_days ?? 0, since: page.active_since, byDefault: asked === null,
-        country: page.country, asOf: asOf.value,
+        country: page.country, asOf: season.value ? "" : asOf.value,
+        season: seasons.find((entry) => entry.id === page.season)?.name ?? page.season,
+        division: division?.value, provisional: Boolean(includeProvisional?.checked),
       };
       for (const e of entries) if (e.faction) seenFactions.add(e.faction);
       factions.replaceChildren(...[...seenFactions].sort().map((f) => h("option", { value: f })));
@@ -188,9 +250,13 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
 
   const reload = () => { offset = 0; load(); };
   search.addEventListener("input", draw);
-  for (const control of [sort, order, active, faction, country, asOf].filter(Boolean)) {
+  for (const control of [sort, order, active, faction, country, asOf, division, includeProvisional].filter(Boolean)) {
     control.addEventListener("change", reload);
   }
+  // A season's board is as of its end: the server takes no as_of with it.
+  const seasonChanged = () => { asOf.disabled = Boolean(season.value); };
+  season.addEventListener("change", () => { seasonChanged(); reload(); });
+  seasonChanged();
   await load();
 
   const form = h("form", { class: "controls", role: "search", onsubmit: (e) => { e.preventDefault(); reload(); } },
@@ -201,6 +267,10 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     faction ? field("Faction", faction, "Blank = every faction") : null,
     field("Country", country, "ISO code (FR, GB, ...): the national ranking"),
     field("As of", asOf, "The board at the end of that day (UTC); blank = now"),
+    seasons.length ? field("Season", season, "A season's board: its players and games, as it ended") : null,
+    division ? field("Division", division) : null,
+    includeProvisional ? h("div", { class: "field check" },
+      h("label", {}, includeProvisional, "Include provisional players")) : null,
     factions);
 
   /** The board as shown (its columns, the rows the search leaves), as a CSV file. */
@@ -208,7 +278,8 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
     const { columns, rows } = exported;
     const text = csvText(columns.map(([label]) => (typeof label === "string" ? label : label.textContent)),
       rows.map((e) => columns.map(([, , value]) => value(e) ?? null)));
-    const parts = [ladder.id, "leaderboard", applied.country, applied.asOf && `as-of-${applied.asOf}`];
+    const parts = [ladder.id, "leaderboard", season.value && `season-${season.value}`, applied.country,
+      applied.asOf && `as-of-${applied.asOf}`];
     download(`${parts.filter(Boolean).join("-")}.csv`, text);
   }
   const exportButton = h("div", { class: "actions" },
