@@ -34,11 +34,13 @@ from fastapi import Request, Response
 
 from app.api.deps import CLIENT_CLOSED_REQUEST, charge, client_address
 from app.api.heavy import HeavySlots
+from app.core.database import Database
 from app.core.errors import TooManyRequests
 from app.core.logging import note
 from app.core.settings import Settings
+from app.services import auth
 from app.services.auth import Principal
-from app.services.heavy import Abandoned, Cancel
+from app.services.heavy import Abandoned, Cancel, rerate_weight
 
 T = TypeVar("T")
 
@@ -99,6 +101,24 @@ async def run_costed(
         seconds = time.perf_counter() - started
     await charge_measured(request, caller, settings, seconds, charged)
     return value
+
+
+def charge_rerated(db: Database, settings: Settings, caller: auth.Caller, recomputed: int) -> None:
+    """After a write committed: charge its key one unit per started 1,000 stored events it
+    re-rated (app.services.heavy.rerate_weight). Blocking (call it from a worker thread);
+    never refuses the write, which is done: a window it fills refuses the next request.
+
+    Estimated by events rather than measured by time: a write's time includes its waits for
+    the ladder's locks, which another caller's writes cause."""
+    extra = rerate_weight(recomputed)
+    if not extra:
+        return
+    note(cost_units=1 + extra)
+    principal = caller if isinstance(caller, Principal) else caller.principal
+    if principal is None or principal.is_admin:
+        return
+    with contextlib.suppress(TooManyRequests):
+        auth.count_request(db, principal, settings.rate_limit_per_minute, extra)
 
 
 def is_light(estimate: int) -> bool:

@@ -60,7 +60,6 @@ def _settle(work: Callable[[Cancel], T], cancel: Cancel) -> _Settled[T]:
 
 @dataclass(slots=True)
 class _Waiter:
-    ticket: int
     granted: bool = False
     event: anyio.Event = field(default_factory=anyio.Event)
 
@@ -75,7 +74,9 @@ class FairSlots:
         self.per_caller = max(1, slots - 1)
         self.held: dict[str, int] = {}
         self.waiting: dict[str, deque[_Waiter]] = {}
-        self._tickets = itertools.count()
+        #: When each active caller (holding or waiting) was last given a slot.
+        self.last_served: dict[str, int] = {}
+        self._served = itertools.count()
 
     @property
     def busy(self) -> int:
@@ -83,20 +84,30 @@ class FairSlots:
 
     def _take(self, caller: str) -> None:
         self.held[caller] = self.held.get(caller, 0) + 1
+        self.last_served[caller] = next(self._served)
+
+    def _forget(self, caller: str) -> None:
+        if caller not in self.held and caller not in self.waiting:
+            self.last_served.pop(caller, None)
 
     def _release(self, caller: str) -> None:
         self.held[caller] -= 1
         if not self.held[caller]:
             del self.held[caller]
+        self._forget(caller)
         self._grant()
 
+    def _order(self, caller: str) -> tuple[int, int]:
+        """Who goes first: the fewest slots held, then the longest since last served."""
+        return self.held.get(caller, 0), self.last_served.get(caller, -1)
+
     def _grant(self) -> None:
-        """Hand free slots to the waiting callers holding the fewest, oldest ticket first."""
+        """Hand free slots to the waiting callers in :meth:`_order`, each its oldest first."""
         while self.busy < self.slots:
             eligible = [c for c in self.waiting if self.held.get(c, 0) < self.per_caller]
             if not eligible:
                 return
-            caller = min(eligible, key=lambda c: (self.held.get(c, 0), self.waiting[c][0].ticket))
+            caller = min(eligible, key=self._order)
             queue = self.waiting[caller]
             waiter = queue.popleft()
             if not queue:
@@ -110,7 +121,7 @@ class FairSlots:
         if self.busy < self.slots and self.held.get(caller, 0) < self.per_caller:
             self._take(caller)
             return
-        waiter = _Waiter(next(self._tickets))
+        waiter = _Waiter()
         self.waiting.setdefault(caller, deque()).append(waiter)
         try:
             await waiter.event.wait()
@@ -122,6 +133,7 @@ class FairSlots:
                 queue.remove(waiter)
                 if not queue:
                     del self.waiting[caller]
+                self._forget(caller)
             raise
 
     def release(self, caller: str) -> None:

@@ -68,6 +68,13 @@ def whatif_weight(events: int) -> int:
     return max(1, math.ceil(events / EVENTS_PER_REQUEST))
 
 
+def rerate_weight(recomputed: int) -> int:
+    """What a write counts for beyond its own request: the stored events it re-rated (a late
+    or far-back result, a correction, a void, new parameters) per
+    :data:`EVENTS_PER_REQUEST`, as a what-if's replay counts (0 when it re-rated none)."""
+    return math.ceil(recomputed / EVENTS_PER_REQUEST)
+
+
 def live_events(db: Database, ladder_id: str) -> int:
     """How many events a replay of the ladder reads (its live, not voided, events)."""
 

@@ -5,7 +5,7 @@ from typing import Annotated
 import anyio.to_thread
 from fastapi import APIRouter, Path, Query, Request, Response, status
 
-from app.api.costs import run_costed
+from app.api.costs import charge_rerated, run_costed
 from app.api.deps import (
     DB,
     AppSettings,
@@ -71,11 +71,13 @@ def get_ladder(ladder: LadderId, db: DB, caller: Reader) -> LadderOut:
 
 @router.patch("/ladders/{ladder}", response_model=LadderChanged)
 def update_ladder(
-    ladder: LadderId, body: LadderPatch, db: DB, caller: HistoryAdmin
+    ladder: LadderId, body: LadderPatch, db: DB, caller: HistoryAdmin, settings: AppSettings
 ) -> LadderChanged:
     """Change the title, or the parameters: the whole ladder is then recomputed under them."""
     note(ladder=ladder)
-    return service.change_ladder(db, ladder, body, caller)
+    out = service.change_ladder(db, ladder, body, caller)
+    charge_rerated(db, settings, caller, out.recomputed_events)
+    return out
 
 
 @router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut)
