@@ -104,7 +104,7 @@ async def run_costed(
 
 
 def charge_rerated(db: Database, settings: Settings, caller: auth.Caller, recomputed: int) -> None:
-    """After a write committed: charge its key one unit per started 1,000 stored events it
+    """After a write committed: charge its key one unit per whole 1,000 stored events it
     re-rated (app.services.heavy.rerate_weight). Blocking (call it from a worker thread);
     never refuses the write, which is done: a window it fills refuses the next request.
 

@@ -23,7 +23,7 @@ import pytest
 from app.api.heavy import FairSlots
 from app.core.database import Database
 from app.main import create_app
-from app.services import players, whatif
+from app.services import heavy, players, whatif
 from tests.conftest import AUTH, make_settings
 from tests.helpers import game, make_ladder, post_game
 
@@ -203,9 +203,12 @@ async def test_an_as_of_board_is_charged_by_its_measured_time(
         assert "RateLimit-Limit" not in admin.headers
 
 
-async def test_a_write_that_re_rates_is_charged_by_the_events(database: Database) -> None:
+async def test_a_write_that_re_rates_is_charged_by_the_events(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A game older than three stored games of its players re-rates them: one unit more per
-    started 1,000 (app.services.heavy.EVENTS_PER_REQUEST), so 1 + 1 here."""
+    whole EVENTS_PER_REQUEST (1,000; 2 here, so that three games suffice): 1 + 1."""
+    monkeypatch.setattr(heavy, "EVENTS_PER_REQUEST", 2)
     async with _client(database, rate_limit_per_minute=100) as client:
         await make_ladder(client, "club", "elo")
         writer = await _key(client, "read", "results:write")
