@@ -8,7 +8,7 @@ from datetime import date, datetime
 from typing import Annotated, TypeVar
 
 import anyio.to_thread
-from fastapi import Depends, Request, Response
+from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.heavy import HeavySlots
@@ -18,7 +18,6 @@ from app.core.settings import Settings
 from app.services import auth
 from app.services.auth import Principal
 from app.services.group_commit import GroupCommitter
-from app.services.heavy import Abandoned, Cancel
 from app.services.runtime import refuse_future
 
 T = TypeVar("T")
@@ -223,17 +222,6 @@ async def charge(request: Request, caller: Principal, settings: Settings, weight
     counted = await anyio.to_thread.run_sync(auth.count_request, db, caller, per_minute, extra)
     if counted is not None:
         request.state.rate_limit = counted
-
-
-async def run_heavy(
-    request: Request, slots: HeavySlots, work: Callable[[Cancel], T]
-) -> T | Response:
-    """``work`` in a heavy-read slot; an empty 499 once its client has gone (nobody reads it,
-    but the access log and metrics show the request as abandoned)."""
-    try:
-        return await slots.run(request, work)
-    except Abandoned:
-        return Response(status_code=CLIENT_CLOSED_REQUEST)
 
 
 Reader = Annotated[Principal, Depends(requires(auth.READ))]

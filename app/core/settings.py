@@ -89,6 +89,10 @@ class Settings(BaseSettings):
     #: wait for a slot without holding a thread or a connection. Each computing one takes
     #: its share of the process's one interpreter lock from every other request.
     heavy_concurrency: int = Field(default=1, ge=1, le=64)
+    #: Milliseconds of a heavy request's computing that count as one request in the rate
+    #: limit, charged after it computed beyond its estimate (docs/operations.md "Request
+    #: classes and costs"): 50 ms lets the default limit keep about one slot busy.
+    cost_unit_ms: int = Field(default=50, ge=1, le=60_000)
     #: Most games one transaction records together when POST /games requests arrive at the
     #: same time (group commit); 0 records each in its own transaction.
     write_group_max: int = Field(default=64, ge=0, le=1_000)

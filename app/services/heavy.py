@@ -68,6 +68,14 @@ def whatif_weight(events: int) -> int:
     return max(1, math.ceil(events / EVENTS_PER_REQUEST))
 
 
+def rerate_weight(recomputed: int) -> int:
+    """What a write counts for beyond its own request: one per whole
+    :data:`EVENTS_PER_REQUEST` stored events it re-rated (a far-back result, a correction, a
+    void, new parameters), as a what-if's replay counts. Rounded down: a late game that re-rates
+    a few events costs about what any write does, and its own request covers it."""
+    return recomputed // EVENTS_PER_REQUEST
+
+
 def live_events(db: Database, ladder_id: str) -> int:
     """How many events a replay of the ladder reads (its live, not voided, events)."""
 

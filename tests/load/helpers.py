@@ -198,7 +198,10 @@ class ServerLauncher:
         workers: int,
         pool_size: int = 5,
         pool_overflow: int = 3,
+        settings: dict[str, str] | None = None,
     ) -> list[Server]:
+        """``count`` servers of ``workers`` workers each; ``settings``: more RATINGS_ variables
+        (or overrides of these)."""
         root = app_root()
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         started: list[Server] = []
@@ -220,6 +223,7 @@ class ServerLauncher:
                     "RATINGS_RATE_LIMIT_PER_MINUTE": str(10**9),
                     "PYTHONPATH": str(root),
                     "PYTHONUNBUFFERED": "1",
+                    **(settings or {}),
                 }
             )
             name = f"server{index}"

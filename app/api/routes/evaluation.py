@@ -7,7 +7,8 @@ from typing import Annotated
 import anyio.to_thread
 from fastapi import APIRouter, Path, Request, Response
 
-from app.api.deps import DB, AppSettings, Heavy, Reader, charge, run_heavy
+from app.api.costs import run_costed
+from app.api.deps import DB, AppSettings, Heavy, Reader, charge
 from app.schemas.common import IDENTIFIER_PATTERN
 from app.schemas.evaluation import EvaluateIn, EvaluateOut, TuneIn, TuneOut
 from app.services import evaluation, heavy
@@ -24,13 +25,15 @@ async def _admit(
     db: DB,
     caller: Reader,
     settings: AppSettings,
-) -> None:
+) -> int:
     """The caps and the rate limit of one evaluation, before it waits for a slot: at most
     RATINGS_MAX_EVALUATE_EVENTS events replayed in all, counted by them in the rate limit."""
     caller.check_ladder(ladder)
     events = await anyio.to_thread.run_sync(heavy.live_events, db, ladder)
     evaluation.check_cap(settings, events, body)
-    await charge(request, caller, settings, evaluation.weight(events, body))
+    weight = evaluation.weight(events, body)
+    await charge(request, caller, settings, weight)
+    return weight
 
 
 @router.post("/ladders/{ladder}/evaluate", response_model=EvaluateOut)
@@ -49,9 +52,15 @@ async def evaluate_ladder(
 
     A heavy read (docs/operations.md "Heavy requests"), computed in one of the process's few
     slots and abandoned with its client."""
-    await _admit(request, ladder, body, db, caller, settings)
-    return await run_heavy(
-        request, slots, lambda cancel: evaluation.evaluate(db, ladder, body, cancel)
+    weight = await _admit(request, ladder, body, db, caller, settings)
+    return await run_costed(
+        request,
+        caller,
+        settings,
+        slots,
+        lambda cancel: evaluation.evaluate(db, ladder, body, cancel),
+        charged=weight,
+        heavy=True,
     )
 
 
@@ -67,5 +76,13 @@ async def tune_ladder(
 ) -> TuneOut | Response:
     """Evaluate every point of a grid of parameter values for one system (at most 200
     points), best first by ``metric``. A heavy read, like evaluate."""
-    await _admit(request, ladder, body, db, caller, settings)
-    return await run_heavy(request, slots, lambda cancel: evaluation.tune(db, ladder, body, cancel))
+    weight = await _admit(request, ladder, body, db, caller, settings)
+    return await run_costed(
+        request,
+        caller,
+        settings,
+        slots,
+        lambda cancel: evaluation.tune(db, ladder, body, cancel),
+        charged=weight,
+        heavy=True,
+    )

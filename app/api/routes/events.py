@@ -10,6 +10,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Header, Path, Query, Response
 from pydantic import TypeAdapter
 
+from app.api.costs import charge_rerated
 from app.api.deps import (
     DB,
     AppSettings,
@@ -139,6 +140,10 @@ async def create_game(
     else:
         result = await service.submit_game_grouped(context.committer, body, caller)
     assert isinstance(result.body, GameOut)
+    if result.body.recomputed_events:
+        await anyio.to_thread.run_sync(
+            charge_rerated, db, settings, caller, result.body.recomputed_events
+        )
     # The body is already a validated GameOut: serialised here, FastAPI does not validate
     # it a second time (``response_model`` still documents it).
     tag = service.out_etag(result.body)
@@ -166,7 +171,9 @@ def create_games_batch(
     check_times(
         settings, *((("games", i, "played_at"), g.played_at) for i, g in enumerate(body.games))
     )
-    return batch.submit_games(db, body, caller)
+    out = batch.submit_games(db, body, caller)
+    charge_rerated(db, settings, caller, out.recomputed_events)
+    return out
 
 
 @router.get(
@@ -237,6 +244,7 @@ def correct_game(
     _same_ids(body.ladder, body.id, ladder, game_id)
     out = service.correct_game(db, ladder, game_id, body, caller, _tags(if_match))
     assert isinstance(out, GameOut)
+    charge_rerated(db, settings, caller, out.recomputed_events)
     _tagged(response, out)
     return out
 
@@ -251,6 +259,7 @@ def void_game(
     game_id: EventId,
     db: DB,
     caller: ResultsWriter,
+    settings: AppSettings,
     response: Response,
     if_match: IfMatch = None,
 ) -> GameOut:
@@ -259,6 +268,7 @@ def void_game(
     note(ladder=ladder)
     out = service.void_event(db, ladder, GAME, game_id, caller, _tags(if_match))
     assert isinstance(out, GameOut)
+    charge_rerated(db, settings, caller, out.recomputed_events)
     _tagged(response, out)
     return out
 
@@ -285,6 +295,7 @@ def create_tournament(
     result = service.submit_tournament(db, body, caller=caller, dry_run=dry_run)
     response.status_code = result.status
     assert isinstance(result.body, TournamentOut)
+    charge_rerated(db, settings, caller, result.body.recomputed_events)
     _tagged(response, result.body)
     return result.body
 
@@ -307,7 +318,9 @@ def create_tournaments_batch(
         settings,
         *((("tournaments", i, "held_on"), t.held_on) for i, t in enumerate(body.tournaments)),
     )
-    return batch.submit_tournaments(db, body, caller)
+    out = batch.submit_tournaments(db, body, caller)
+    charge_rerated(db, settings, caller, out.recomputed_events)
+    return out
 
 
 @router.get(
@@ -372,6 +385,7 @@ def correct_tournament(
     _same_ids(body.ladder, body.id, ladder, tournament_id)
     out = service.correct_tournament(db, ladder, tournament_id, body, caller, _tags(if_match))
     assert isinstance(out, TournamentOut)
+    charge_rerated(db, settings, caller, out.recomputed_events)
     _tagged(response, out)
     return out
 
@@ -386,6 +400,7 @@ def void_tournament(
     tournament_id: EventId,
     db: DB,
     caller: ResultsWriter,
+    settings: AppSettings,
     response: Response,
     if_match: IfMatch = None,
 ) -> TournamentOut:
@@ -395,6 +410,7 @@ def void_tournament(
     note(ladder=ladder)
     out = service.void_event(db, ladder, TOURNAMENT, tournament_id, caller, _tags(if_match))
     assert isinstance(out, TournamentOut)
+    charge_rerated(db, settings, caller, out.recomputed_events)
     _tagged(response, out)
     return out
 

@@ -5,6 +5,7 @@ from typing import Annotated
 import anyio.to_thread
 from fastapi import APIRouter, Path, Query, Request, Response, status
 
+from app.api.costs import charge_rerated, run_costed
 from app.api.deps import (
     DB,
     AppSettings,
@@ -13,7 +14,6 @@ from app.api.deps import (
     LadderAdmin,
     Reader,
     charge,
-    run_heavy,
 )
 from app.core.errors import Forbidden
 from app.core.logging import note
@@ -71,11 +71,13 @@ def get_ladder(ladder: LadderId, db: DB, caller: Reader) -> LadderOut:
 
 @router.patch("/ladders/{ladder}", response_model=LadderChanged)
 def update_ladder(
-    ladder: LadderId, body: LadderPatch, db: DB, caller: HistoryAdmin
+    ladder: LadderId, body: LadderPatch, db: DB, caller: HistoryAdmin, settings: AppSettings
 ) -> LadderChanged:
     """Change the title, or the parameters: the whole ladder is then recomputed under them."""
     note(ladder=ladder)
-    return service.change_ladder(db, ladder, body, caller)
+    out = service.change_ladder(db, ladder, body, caller)
+    charge_rerated(db, settings, caller, out.recomputed_events)
+    return out
 
 
 @router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut)
@@ -97,5 +99,14 @@ async def what_if(
     caller.check_ladder(ladder)
     events = await anyio.to_thread.run_sync(heavy.live_events, db, ladder)
     heavy.check_whatif(settings, events)
-    await charge(request, caller, settings, heavy.whatif_weight(events))
-    return await run_heavy(request, slots, lambda cancel: whatif.what_if(db, ladder, body, cancel))
+    weight = heavy.whatif_weight(events)
+    await charge(request, caller, settings, weight)
+    return await run_costed(
+        request,
+        caller,
+        settings,
+        slots,
+        lambda cancel: whatif.what_if(db, ladder, body, cancel),
+        charged=weight,
+        heavy=True,
+    )

@@ -9,7 +9,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from app.api.deps import DB, AppSettings, Heavy, Reader, charge, run_heavy
+from app.api.costs import is_light, run_costed
+from app.api.deps import DB, AppSettings, Heavy, Reader, charge
 from app.api.query import LadderId, PlayerId
 from app.api.routes.players import MAX_ACTIVITY_DAYS
 from app.schemas.common import QUERY_TEXT_PATTERN
@@ -41,8 +42,17 @@ async def balance_teams(
     party on one side) with the highest quality, and up to three next best; exact up to 16
     players, a heuristic beyond (docs/api.md "Matchmaking"). Nothing is stored."""
     caller.check_ladder(ladder)
-    await charge(request, caller, settings, heavy.balance_weight(len(body.players)))
-    return await run_heavy(request, slots, lambda cancel: service.balance(db, ladder, body, cancel))
+    weight = heavy.balance_weight(len(body.players))
+    await charge(request, caller, settings, weight)
+    return await run_costed(
+        request,
+        caller,
+        settings,
+        slots,
+        lambda cancel: service.balance(db, ladder, body, cancel),
+        charged=weight,
+        heavy=not is_light(weight),
+    )
 
 
 @router.get(
@@ -92,8 +102,15 @@ async def get_opponents(
     player's win probability and its change for a win, a draw or a loss. They are weighed
     among the ratings nearest the player's (docs/api.md "Matchmaking")."""
     caller.check_ladder(ladder)
-    await charge(request, caller, settings, heavy.opponents_weight(limit))
+    weight = heavy.opponents_weight(limit)
+    await charge(request, caller, settings, weight)
     query = service.OpponentQuery(faction, limit, active_within_days, coaches, major)
-    return await run_heavy(
-        request, slots, lambda cancel: service.opponents(db, ladder, player, query, cancel)
+    return await run_costed(
+        request,
+        caller,
+        settings,
+        slots,
+        lambda cancel: service.opponents(db, ladder, player, query, cancel),
+        charged=weight,
+        heavy=not is_light(weight),
     )

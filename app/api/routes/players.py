@@ -3,8 +3,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
+import anyio.to_thread
 from fastapi import APIRouter, Query, Request, Response
 
+from app.api.costs import is_light, run_costed
 from app.api.deps import (
     DB,
     AppSettings,
@@ -14,7 +16,6 @@ from app.api.deps import (
     Reader,
     charge,
     check_times,
-    run_heavy,
 )
 from app.api.query import LadderId, Limit, Offset, PlayerId, QueryTime, utc
 from app.core.errors import Invalid
@@ -55,12 +56,33 @@ def _utc(value: datetime | None) -> datetime | None:
     response_model=PlayerOut,
     tags=["players"],
 )
-def get_player(
-    ladder: LadderId, player: PlayerId, db: DB, caller: Reader, as_of: AsOf = None
-) -> PlayerOut:
-    """A player's ratings (one per faction on per-faction ladders) with statistics."""
+async def get_player(
+    ladder: LadderId,
+    player: PlayerId,
+    request: Request,
+    db: DB,
+    caller: Reader,
+    settings: AppSettings,
+    slots: Heavy,
+    as_of: AsOf = None,
+) -> PlayerOut | Response:
+    """A player's ratings (one per faction on per-faction ladders) with statistics.
+
+    With ``as_of``, a heavy read (docs/operations.md "Request classes and costs"): it reads
+    the ladder's history up to then, in one of the process's fair slots, charged by its time."""
     caller.check_ladder(ladder)
-    return service.get_player(db, ladder, player, _utc(as_of))
+    at = _utc(as_of)
+    if at is None:
+        return await anyio.to_thread.run_sync(service.get_player, db, ladder, player)
+    return await run_costed(
+        request,
+        caller,
+        settings,
+        slots,
+        lambda cancel: service.get_player(db, ladder, player, at),
+        charged=1,
+        heavy=True,
+    )
 
 
 @router.put(
@@ -107,10 +129,13 @@ def get_history(
     response_model=LeaderboardOut,
     tags=["players"],
 )
-def get_leaderboard(
+async def get_leaderboard(
     ladder: LadderId,
+    request: Request,
     db: DB,
     caller: Reader,
+    settings: AppSettings,
+    slots: Heavy,
     limit: Limit = DEFAULT_PAGE_SIZE,
     offset: Offset = 0,
     sort: Literal["rating", "name", "games"] = "rating",
@@ -153,7 +178,7 @@ def get_leaderboard(
             "(`best_of`) ranks by `points`. Not with `as_of`.",
         ),
     ] = None,
-) -> LeaderboardOut:
+) -> LeaderboardOut | Response:
     """Ratings by position (equal values share one). ``active_within_days=0`` shows everyone;
     without it a system's default applies (Fundox: 30 days). The answer echoes the filter it
     applied (``active_within_days``, ``active_since``), so an empty board says why.
@@ -161,7 +186,11 @@ def get_leaderboard(
     ``country=FR`` is the national ranking (positions within the country, by the players'
     present profiles, with ``as_of`` too: the ranking by year); ``around=PLAYER`` the window
     of ``limit`` entries centred on that player. Entries carry the players' ``name`` and
-    ``country`` where their profiles have them."""
+    ``country`` where their profiles have them.
+
+    With ``as_of`` or ``season``, a heavy read (docs/operations.md "Request classes and
+    costs"): it reads the ladder's history up to then, in one of the process's fair slots,
+    charged by its time."""
     caller.check_ladder(ladder)
     try:
         check_country(country)
@@ -169,23 +198,30 @@ def get_leaderboard(
         raise Invalid.at(("query", "country"), str(exc)) from None
     if around is not None and offset:
         raise Invalid.at(("query", "offset"), "cannot be combined with around (a window)")
-    return service.get_leaderboard(
-        db,
-        ladder,
-        limit=limit,
-        offset=offset,
-        sort=sort,
-        order=order,
-        active_within_days=active_within_days,
-        faction=faction,
-        min_games=min_games,
-        as_of=_utc(as_of),
-        country=country,
-        around=around,
-        include_provisional=include_provisional,
-        division=division,
-        season=season,
-    )
+    at = _utc(as_of)
+
+    def board(cancel: object = None) -> LeaderboardOut:
+        return service.get_leaderboard(
+            db,
+            ladder,
+            limit=limit,
+            offset=offset,
+            sort=sort,
+            order=order,
+            active_within_days=active_within_days,
+            faction=faction,
+            min_games=min_games,
+            as_of=at,
+            country=country,
+            around=around,
+            include_provisional=include_provisional,
+            division=division,
+            season=season,
+        )
+
+    if at is None and season is None:
+        return await anyio.to_thread.run_sync(board)
+    return await run_costed(request, caller, settings, slots, board, charged=1, heavy=True)
 
 
 @router.get(
@@ -247,5 +283,14 @@ async def predict(
     caller.check_ladder(body.ladder)
     heavy.check_prediction(settings, body)
     placements = None if body.placements is None else len(body.placements)
-    await charge(request, caller, settings, heavy.prediction_weight(body.player_count, placements))
-    return await run_heavy(request, slots, lambda cancel: predictions.predict(db, body, cancel))
+    weight = heavy.prediction_weight(body.player_count, placements)
+    await charge(request, caller, settings, weight)
+    return await run_costed(
+        request,
+        caller,
+        settings,
+        slots,
+        lambda cancel: predictions.predict(db, body, cancel),
+        charged=weight,
+        heavy=not is_light(weight),
+    )

@@ -6,7 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, status
 
-from app.api.deps import DB, HistoryAdmin, Reader
+from app.api.costs import charge_rerated
+from app.api.deps import DB, AppSettings, HistoryAdmin, Reader
 from app.core.logging import note
 from app.schemas.common import IDENTIFIER_PATTERN
 from app.schemas.seasons import SeasonChanged, SeasonIn, SeasonOut
@@ -23,11 +24,15 @@ SeasonId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
     response_model=SeasonChanged,
     status_code=status.HTTP_201_CREATED,
 )
-def create_season(ladder: LadderId, body: SeasonIn, db: DB, caller: HistoryAdmin) -> SeasonChanged:
+def create_season(
+    ladder: LadderId, body: SeasonIn, db: DB, caller: HistoryAdmin, settings: AppSettings
+) -> SeasonChanged:
     """Add a season (past or future). Its reset applies at ``starts_at`` to every player
     rated before it; a start that stored results follow re-rates them, like a late result."""
     note(ladder=ladder)
-    return service.create_season(db, ladder, body, caller)
+    out = service.create_season(db, ladder, body, caller)
+    charge_rerated(db, settings, caller, out.recomputed_events)
+    return out
 
 
 @router.get("/ladders/{ladder}/seasons", response_model=list[SeasonOut])
@@ -45,19 +50,28 @@ def get_season(ladder: LadderId, season: SeasonId, db: DB, caller: Reader) -> Se
 
 @router.put("/ladders/{ladder}/seasons/{season}", response_model=SeasonChanged)
 def replace_season(
-    ladder: LadderId, season: SeasonId, body: SeasonIn, db: DB, caller: HistoryAdmin
+    ladder: LadderId,
+    season: SeasonId,
+    body: SeasonIn,
+    db: DB,
+    caller: HistoryAdmin,
+    settings: AppSettings,
 ) -> SeasonChanged:
     """Change a season (the whole body again, its ``id`` the path's): history is re-rated
     from the earlier of its old and new start where its reset changed."""
     note(ladder=ladder)
-    return service.replace_season(db, ladder, season, body, caller)
+    out = service.replace_season(db, ladder, season, body, caller)
+    charge_rerated(db, settings, caller, out.recomputed_events)
+    return out
 
 
 @router.delete("/ladders/{ladder}/seasons/{season}", response_model=SeasonChanged)
 def delete_season(
-    ladder: LadderId, season: SeasonId, db: DB, caller: HistoryAdmin
+    ladder: LadderId, season: SeasonId, db: DB, caller: HistoryAdmin, settings: AppSettings
 ) -> SeasonChanged:
     """Remove a season: its reset no longer applies, and history after it is re-rated. The
     answer is the season as it stood."""
     note(ladder=ladder)
-    return service.delete_season(db, ladder, season, caller)
+    out = service.delete_season(db, ladder, season, caller)
+    charge_rerated(db, settings, caller, out.recomputed_events)
+    return out
