@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core import metrics
 from app.core.errors import Unavailable
+from app.core.shutdown import COMMITS, written
 
 log = logging.getLogger(__name__)
 
@@ -222,7 +223,14 @@ class Database:
             session.connection(execution_options=options)
             try:
                 yield session
-                session.commit()
+                if write:
+                    # Closed at shutdown (app/core/shutdown.py): a write whose request is
+                    # answered 503 then is rolled back, never committed after the answer.
+                    with COMMITS.commit():
+                        session.commit()
+                        written()
+                else:
+                    session.commit()
             except BaseException:
                 session.rollback()
                 raise

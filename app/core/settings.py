@@ -69,6 +69,10 @@ class Settings(BaseSettings):
     #: 5 s, nginx's upstream 15 s in deploy/nginx.conf): a request sent as the server closes
     #: the connection fails with a reset, and a POST is not resent for the client.
     keep_alive_timeout: float = Field(default=20.0, ge=1)
+    #: Seconds a stopping worker (SIGTERM, a reload) gives its in-flight requests before it is
+    #: killed (granian's workers_kill_timeout); a little before, the worker answers what is
+    #: still running 503 with Retry-After and rolls its work back (app/core/shutdown.py).
+    shutdown_grace_seconds: int = Field(default=20, ge=1, le=3600)
     #: Players per game a request may carry, whatever the ladder: each game ladder's own
     #: ``max_field_players`` (default 100) is the limit that usually applies.
     max_players_per_game: int = Field(default=100_000, ge=2, le=100_000)
