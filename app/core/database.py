@@ -28,7 +28,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core import metrics
-from app.core.errors import Unavailable
+from app.core.errors import StorageFull, Unavailable
 from app.core.shutdown import COMMITS, written
 
 log = logging.getLogger(__name__)
@@ -93,6 +93,21 @@ class SqliteWriterQueue:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+#: PostgreSQL's disk_full (class 53, insufficient resources): a table or index could not be
+#: extended. SQLite's is its result code SQLITE_FULL, "database or disk is full".
+DISK_FULL_SQLSTATE = "53100"
+STORAGE_FULL = "the database's storage is full; nothing was written; retry later"
+
+
+def is_disk_full(exc: DBAPIError) -> bool:
+    """The database could not write for want of space (never worth an immediate retry)."""
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == DISK_FULL_SQLSTATE:
+        return True
+    code = getattr(orig, "sqlite_errorcode", None)
+    return isinstance(orig, sqlite3.Error) and code == sqlite3.SQLITE_FULL
 
 
 def _is_retryable(exc: BaseException) -> bool:
@@ -254,6 +269,10 @@ class Database:
                 raise Unavailable("no database connection is free; retry") from exc
             except DBAPIError as exc:
                 metrics.DB_ERRORS.labels(type(exc.orig).__name__).inc()
+                if is_disk_full(exc):
+                    # Rolled back whole (the session's rollback above); an operator must act.
+                    log.warning(STORAGE_FULL, extra={"error": " ".join(str(exc.orig).split())})
+                    raise StorageFull(STORAGE_FULL) from exc
                 if not _is_retryable(exc) and not _is_unavailable(exc):
                     raise
                 metrics.DB_RETRIES.inc()
