@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, ExceptionContext, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
@@ -148,6 +148,13 @@ def where(url: str | URL) -> str:
     if backend == "sqlite":
         return f"the SQLite database {parsed.database or ':memory:'}"
     port = parsed.port or DEFAULT_PORTS.get(backend, "?")
+    hosts = parsed.query.get("host")
+    if parsed.host is None and hosts:
+        # Several hosts (a primary and its standbys, ?host=a:5432&host=b:5432): libpq tries
+        # each in turn.
+        listed = [hosts] if isinstance(hosts, str) else list(hosts)
+        named = ", ".join(h if ":" in h else f"{h}:{port}" for h in listed)
+        return f"{backend} at {named} (database {parsed.database!r})"
     return f"{backend} at {parsed.host or 'localhost'}:{port} (database {parsed.database!r})"
 
 
@@ -217,6 +224,7 @@ class Database:
                 pool_recycle=1800,
                 connect_args=postgres_connect_args(self.url),
             )
+            _configure_postgres(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @property
@@ -320,6 +328,22 @@ def sqlite_page_size(dbapi_connection: Any) -> None:
     one). Must run before anything writes the file, WAL mode included; the migrations'
     engine runs it too, since it usually creates the file."""
     dbapi_connection.execute(f"PRAGMA page_size={SQLITE_PAGE_SIZE}")
+
+
+#: PostgreSQL's read_only_sql_transaction: a write on a server that no longer takes writes.
+READ_ONLY_SQLSTATE = "25006"
+
+
+def _configure_postgres(engine: Engine) -> None:
+    @event.listens_for(engine, "handle_error")
+    def on_error(context: ExceptionContext) -> None:
+        # A pooled connection to a server that is now a standby (a switchover demoted it; the
+        # URL's target_session_attrs=read-write is only checked when connecting) refuses
+        # every write: treated as a lost connection, the pool drops it (and the connections
+        # opened before it) and run() retries on a fresh one, which libpq opens to the
+        # primary, wherever it now is.
+        if getattr(context.original_exception, "sqlstate", None) == READ_ONLY_SQLSTATE:
+            context.is_disconnect = True
 
 
 def _configure_sqlite(engine: Engine, busy_timeout: float) -> None:
