@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import URL, Connection, Engine, ExceptionContext, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -94,6 +94,16 @@ class SqliteWriterQueue:
             os.close(self._fd)
             self._fd = None
 
+
+#: How long a heavy read waits for the replica to replay what the primary had committed when
+#: the read began, before it runs on the primary instead (seconds), and how often it looks.
+REPLICA_CATCH_UP_SECONDS = 1.0
+REPLICA_POLL_SECONDS = 0.01
+#: Whether the replica is a standby, and whether it has replayed up to the fence.
+CAUGHT_UP = text(
+    "SELECT pg_is_in_recovery(), "
+    "coalesce(pg_last_wal_replay_lsn() >= CAST(:fence AS pg_lsn), false)"
+)
 
 #: PostgreSQL's disk_full (class 53, insufficient resources): a table or index could not be
 #: extended. SQLite's is its result code SQLITE_FULL, "database or disk is full".
@@ -193,6 +203,7 @@ class Database:
         busy_timeout: float = 30.0,
         retries: int = 8,
         pool_timeout: float = POOL_TIMEOUT_SECONDS,
+        read_url: str | None = None,
     ) -> None:
         self.url = make_url(url)
         self.retries = retries
@@ -226,19 +237,79 @@ class Database:
             )
             _configure_postgres(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: A hot standby for heavy reads (RATINGS_READ_DATABASE_URL), if any.
+        self.replica: Engine | None = None
+        if read_url:
+            if self.is_sqlite:
+                raise ValueError("a read replica (RATINGS_READ_DATABASE_URL) needs PostgreSQL")
+            replica_url = make_url(read_url)
+            self.replica = create_engine(
+                replica_url,
+                pool_size=pool_size,
+                max_overflow=max_overflow,
+                pool_timeout=pool_timeout,
+                pool_pre_ping=False,
+                pool_recycle=1800,
+                connect_args=postgres_connect_args(replica_url),
+            )
+            _configure_postgres(self.replica)
+            self._replica_sessions = sessionmaker(self.replica, expire_on_commit=False)
 
     @property
     def dialect(self) -> str:
         return self.engine.dialect.name
 
     @contextmanager
-    def session(self, *, write: bool) -> Iterator[Session]:
-        """One transaction: committed on success, rolled back on any exception."""
+    def session(self, *, write: bool, heavy: bool = False) -> Iterator[Session]:
+        """One transaction: committed on success, rolled back on any exception. ``heavy``: a
+        heavy read, served by the replica when it has caught up (:meth:`_on_replica`)."""
         if write and self._writers is not None:
             with self._writers.turn():
                 yield from self._transaction(write=True)
             return
+        if heavy and not write:
+            replica = self._on_replica()
+            metrics.HEAVY_READS.labels("primary" if replica is None else "replica").inc()
+            if replica is not None:
+                with replica as session:
+                    try:
+                        yield session
+                        session.commit()
+                    except BaseException:
+                        session.rollback()
+                        raise
+                return
         yield from self._transaction(write=write)
+
+    def _on_replica(self) -> Session | None:
+        """A transaction on the replica that sees every write the primary had committed when
+        it was asked for, or None (then the read runs on the primary).
+
+        The primary's current WAL position is the fence: the replica serves the read once it
+        has replayed that far, waited for up to :data:`REPLICA_CATCH_UP_SECONDS`. A replica
+        further behind, one that is no longer a standby (promoted: it may have parted from
+        this primary) or one that does not answer is passed over."""
+        if self.replica is None:
+            return None
+        with self.engine.connect() as primary:
+            fence = primary.exec_driver_sql("SELECT pg_current_wal_lsn()::text").scalar_one()
+        session = self._replica_sessions()
+        deadline = time.monotonic() + REPLICA_CATCH_UP_SECONDS
+        try:
+            while True:
+                standby, caught_up = session.execute(CAUGHT_UP, {"fence": fence}).one()
+                if not standby:
+                    break
+                if caught_up:
+                    return session
+                if time.monotonic() >= deadline:
+                    break
+                session.rollback()  # a new snapshot for the next look
+                time.sleep(REPLICA_POLL_SECONDS)
+        except DBAPIError as exc:
+            log.warning("the read replica does not answer", extra={"error": str(exc.orig)})
+        session.close()
+        return None
 
     def _transaction(self, *, write: bool) -> Iterator[Session]:
         options: dict[str, Any] = {"ratings_write": True} if write else {}
@@ -258,7 +329,7 @@ class Database:
                 session.rollback()
                 raise
 
-    def run(self, work: Callable[[Session], T], *, write: bool = True) -> T:
+    def run(self, work: Callable[[Session], T], *, write: bool = True, heavy: bool = False) -> T:
         """Run ``work`` in a transaction: the one place that retries. Transient failures run
         it again with back-off, and so does a write that lost a race (a unique key taken by a
         concurrent writer, :class:`RaceLost`): the next run sees the winner's rows."""
@@ -266,7 +337,7 @@ class Database:
         transient = races = 0
         while True:
             try:
-                with self.session(write=write) as session:
+                with self.session(write=write, heavy=heavy) as session:
                     return work(session)
             except (IntegrityError, RaceLost):
                 if not write:
@@ -319,6 +390,8 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self.replica is not None:
+            self.replica.dispose()
         if self._writers is not None:
             self._writers.close()
 

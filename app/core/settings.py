@@ -28,6 +28,10 @@ class Settings(BaseSettings):
         default=DEFAULT_SQLITE_URL,
         description="SQLAlchemy URL; sqlite:///path or postgresql+psycopg://...",
     )
+    #: A hot standby of the database for heavy reads (what-if, evaluation, as-of boards);
+    #: PostgreSQL only. Each such read first waits for it to replay what the primary had
+    #: committed, else runs on the primary (app/core/database.py, Database._on_replica).
+    read_database_url: str | None = None
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     workers: int = Field(default=1, ge=1, le=64)

@@ -105,7 +105,7 @@ def read(db: Database, ladder_id: str) -> History:
         ]
         return History(ladder.system, dict(ladder.params), rows)
 
-    return db.run(work, write=False)
+    return db.run(work, write=False, heavy=True)
 
 
 # --- Caps ----------------------------------------------------------------------------------

@@ -148,6 +148,16 @@ class PostgresPair:
             f"&host=127.0.0.1:{self.standby_port}&target_session_attrs=read-write"
         )
 
+    def primary_url(self) -> str:
+        return f"postgresql+psycopg://{ACCOUNT}@127.0.0.1:{self.primary_port}/{DATABASE}"
+
+    def standby_url(self) -> str:
+        return f"postgresql+psycopg://{ACCOUNT}@127.0.0.1:{self.standby_port}/{DATABASE}"
+
+    def stop_standby(self) -> None:
+        self._pg_ctl(self.standby, "-m", "fast", "stop")
+        self.running.discard(self.standby)
+
     def stop_primary(self) -> None:
         """The primary fails: stopped at once (``immediate``: no shutdown checkpoint, every
         connection dropped, as a crash leaves it)."""
