@@ -34,8 +34,6 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
 #: Bytes of randomness in a generated admin token.
 ADMIN_TOKEN_BYTES = 32
-#: Seconds SIGTERM waits for a worker's in-flight requests before it is killed.
-GRACEFUL_SHUTDOWN_SECONDS = 20
 #: Where a generated admin token is shown: the controlling terminal, whatever stderr is.
 TERMINAL = Path("/dev/tty")
 #: granian's own lines as JSON on stderr, like every other line of the service.
@@ -199,7 +197,7 @@ def serve() -> None:
         # connection is new, idle between requests (keep-alive) or trickling them.
         http1_settings=HTTP1Settings(header_read_timeout=round(settings.keep_alive_timeout * 1000)),
         respawn_failed_workers=True,
-        workers_kill_timeout=GRACEFUL_SHUTDOWN_SECONDS,
+        workers_kill_timeout=settings.shutdown_grace_seconds,
         log_level=LogLevels(settings.log_level.lower()),
         log_dictconfig=GRANIAN_LOGGING,
     ).serve()
@@ -212,13 +210,16 @@ def listening_address(host: str, port: int) -> str:
 
 def served_app() -> Any:
     """The application as ``ratings serve`` serves it: behind a trusted proxy, the client's
-    address (which the public reads' limit counts) is the one the proxy forwards."""
+    address (which the public reads' limit counts) is the one the proxy forwards; at
+    shutdown, what still runs near the end of the grace is answered 503 (app/api/shutdown.py)."""
     from granian.utils.proxies import wrap_asgi_with_proxy_headers
 
+    from app.api.shutdown import Drain
     from app.main import create_app
 
     trusted = os.environ.get(FORWARDED_ALLOW_IPS, "127.0.0.1")
-    return wrap_asgi_with_proxy_headers(create_app(), trusted)
+    drained = Drain(create_app(), get_settings().shutdown_grace_seconds)
+    return wrap_asgi_with_proxy_headers(drained, trusted)
 
 
 def write_openapi(output: Path) -> None:

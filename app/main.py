@@ -106,6 +106,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             max_overflow=settings.pool_overflow,
             busy_timeout=settings.sqlite_busy_timeout,
             retries=settings.write_retries,
+            read_url=settings.read_database_url,
         )
         # The change feed's deliveries (webhooks, brokers) run in every server process.
         dispatcher = Dispatcher(app.state.db, settings)

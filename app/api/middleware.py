@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core import metrics
 from app.core.logging import start_request_fields
+from app.core.shutdown import CURRENT, IN_FLIGHT, InFlight
 
 log = logging.getLogger("ratings.access")
 
@@ -129,19 +130,31 @@ class RequestContext:
         status = 500
         response_started = False
 
-        async def send_wrapper(message: Message) -> None:
+        async def deliver(message: Message) -> None:
             nonlocal status, response_started
             if message["type"] == "http.response.start":
                 status = message["status"]
-                response_started = True
+                response_started = flight.started = True
                 _add_headers(message, request_id, not scope["path"].startswith("/dashboard"))
                 message["headers"].extend(_rate_headers(scope))
             await send(message)
 
+        async def send_wrapper(message: Message) -> None:
+            if flight.is_cut:  # answered 503 at shutdown (app/core/shutdown.py): too late
+                return
+            await deliver(message)
+
+        flight = InFlight(request_id, deliver)
+        IN_FLIGHT.add(flight)
+        current = CURRENT.set(flight)
         try:
             await self.app(scope, receive, send_wrapper)
         except Exception:
-            log.exception("unhandled error", extra={"request_id": request_id})
+            if flight.is_cut:
+                # Its work failed after its answer (a refused commit, a disposed pool).
+                log.info("request cut at shutdown ended", extra={"request_id": request_id})
+            else:
+                log.exception("unhandled error", extra={"request_id": request_id})
             if not response_started:
                 await _send_problem(
                     send_wrapper, 500, "Internal error", "an unexpected error occurred"
@@ -150,6 +163,8 @@ class RequestContext:
             if not response_started:
                 status = NO_ANSWER
         finally:
+            IN_FLIGHT.discard(flight)
+            CURRENT.reset(current)
             elapsed = time.perf_counter() - started
             route = getattr(scope.get("route"), "path", UNMATCHED_ROUTE)
             method = scope["method"]

@@ -21,14 +21,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, event
-from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import URL, Connection, Engine, ExceptionContext, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core import metrics
-from app.core.errors import Unavailable
+from app.core.errors import StorageFull, Unavailable
+from app.core.shutdown import COMMITS, written
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,31 @@ class SqliteWriterQueue:
             self._fd = None
 
 
+#: How long a heavy read waits for the replica to replay what the primary had committed when
+#: the read began, before it runs on the primary instead (seconds), and how often it looks.
+REPLICA_CATCH_UP_SECONDS = 1.0
+REPLICA_POLL_SECONDS = 0.01
+#: Whether the replica is a standby, and whether it has replayed up to the fence.
+CAUGHT_UP = text(
+    "SELECT pg_is_in_recovery(), "
+    "coalesce(pg_last_wal_replay_lsn() >= CAST(:fence AS pg_lsn), false)"
+)
+
+#: PostgreSQL's disk_full (class 53, insufficient resources): a table or index could not be
+#: extended. SQLite's is its result code SQLITE_FULL, "database or disk is full".
+DISK_FULL_SQLSTATE = "53100"
+STORAGE_FULL = "the database's storage is full; nothing was written; retry later"
+
+
+def is_disk_full(exc: DBAPIError) -> bool:
+    """The database could not write for want of space (never worth an immediate retry)."""
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == DISK_FULL_SQLSTATE:
+        return True
+    code = getattr(orig, "sqlite_errorcode", None)
+    return isinstance(orig, sqlite3.Error) and code == sqlite3.SQLITE_FULL
+
+
 def _is_retryable(exc: BaseException) -> bool:
     if isinstance(exc, DBAPIError):
         if exc.connection_invalidated:
@@ -132,6 +158,13 @@ def where(url: str | URL) -> str:
     if backend == "sqlite":
         return f"the SQLite database {parsed.database or ':memory:'}"
     port = parsed.port or DEFAULT_PORTS.get(backend, "?")
+    hosts = parsed.query.get("host")
+    if parsed.host is None and hosts:
+        # Several hosts (a primary and its standbys, ?host=a:5432&host=b:5432): libpq tries
+        # each in turn.
+        listed = [hosts] if isinstance(hosts, str) else list(hosts)
+        named = ", ".join(h if ":" in h else f"{h}:{port}" for h in listed)
+        return f"{backend} at {named} (database {parsed.database!r})"
     return f"{backend} at {parsed.host or 'localhost'}:{port} (database {parsed.database!r})"
 
 
@@ -170,6 +203,7 @@ class Database:
         busy_timeout: float = 30.0,
         retries: int = 8,
         pool_timeout: float = POOL_TIMEOUT_SECONDS,
+        read_url: str | None = None,
     ) -> None:
         self.url = make_url(url)
         self.retries = retries
@@ -201,20 +235,81 @@ class Database:
                 pool_recycle=1800,
                 connect_args=postgres_connect_args(self.url),
             )
+            _configure_postgres(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: A hot standby for heavy reads (RATINGS_READ_DATABASE_URL), if any.
+        self.replica: Engine | None = None
+        if read_url:
+            if self.is_sqlite:
+                raise ValueError("a read replica (RATINGS_READ_DATABASE_URL) needs PostgreSQL")
+            replica_url = make_url(read_url)
+            self.replica = create_engine(
+                replica_url,
+                pool_size=pool_size,
+                max_overflow=max_overflow,
+                pool_timeout=pool_timeout,
+                pool_pre_ping=False,
+                pool_recycle=1800,
+                connect_args=postgres_connect_args(replica_url),
+            )
+            _configure_postgres(self.replica)
+            self._replica_sessions = sessionmaker(self.replica, expire_on_commit=False)
 
     @property
     def dialect(self) -> str:
         return self.engine.dialect.name
 
     @contextmanager
-    def session(self, *, write: bool) -> Iterator[Session]:
-        """One transaction: committed on success, rolled back on any exception."""
+    def session(self, *, write: bool, heavy: bool = False) -> Iterator[Session]:
+        """One transaction: committed on success, rolled back on any exception. ``heavy``: a
+        heavy read, served by the replica when it has caught up (:meth:`_on_replica`)."""
         if write and self._writers is not None:
             with self._writers.turn():
                 yield from self._transaction(write=True)
             return
+        if heavy and not write:
+            replica = self._on_replica()
+            metrics.HEAVY_READS.labels("primary" if replica is None else "replica").inc()
+            if replica is not None:
+                with replica as session:
+                    try:
+                        yield session
+                        session.commit()
+                    except BaseException:
+                        session.rollback()
+                        raise
+                return
         yield from self._transaction(write=write)
+
+    def _on_replica(self) -> Session | None:
+        """A transaction on the replica that sees every write the primary had committed when
+        it was asked for, or None (then the read runs on the primary).
+
+        The primary's current WAL position is the fence: the replica serves the read once it
+        has replayed that far, waited for up to :data:`REPLICA_CATCH_UP_SECONDS`. A replica
+        further behind, one that is no longer a standby (promoted: it may have parted from
+        this primary) or one that does not answer is passed over."""
+        if self.replica is None:
+            return None
+        with self.engine.connect() as primary:
+            fence = primary.exec_driver_sql("SELECT pg_current_wal_lsn()::text").scalar_one()
+        session = self._replica_sessions()
+        deadline = time.monotonic() + REPLICA_CATCH_UP_SECONDS
+        try:
+            while True:
+                standby, caught_up = session.execute(CAUGHT_UP, {"fence": fence}).one()
+                if not standby:
+                    break
+                if caught_up:
+                    return session
+                if time.monotonic() >= deadline:
+                    break
+                session.rollback()  # a new snapshot for the next look
+                time.sleep(REPLICA_POLL_SECONDS)
+        except DBAPIError as exc:
+            log.warning("the read replica does not answer", extra={"error": str(exc.orig)})
+        session.close()
+        return None
 
     def _transaction(self, *, write: bool) -> Iterator[Session]:
         options: dict[str, Any] = {"ratings_write": True} if write else {}
@@ -222,12 +317,19 @@ class Database:
             session.connection(execution_options=options)
             try:
                 yield session
-                session.commit()
+                if write:
+                    # Closed at shutdown (app/core/shutdown.py): a write whose request is
+                    # answered 503 then is rolled back, never committed after the answer.
+                    with COMMITS.commit():
+                        session.commit()
+                        written()
+                else:
+                    session.commit()
             except BaseException:
                 session.rollback()
                 raise
 
-    def run(self, work: Callable[[Session], T], *, write: bool = True) -> T:
+    def run(self, work: Callable[[Session], T], *, write: bool = True, heavy: bool = False) -> T:
         """Run ``work`` in a transaction: the one place that retries. Transient failures run
         it again with back-off, and so does a write that lost a race (a unique key taken by a
         concurrent writer, :class:`RaceLost`): the next run sees the winner's rows."""
@@ -235,7 +337,7 @@ class Database:
         transient = races = 0
         while True:
             try:
-                with self.session(write=write) as session:
+                with self.session(write=write, heavy=heavy) as session:
                     return work(session)
             except (IntegrityError, RaceLost):
                 if not write:
@@ -246,6 +348,10 @@ class Database:
                 raise Unavailable("no database connection is free; retry") from exc
             except DBAPIError as exc:
                 metrics.DB_ERRORS.labels(type(exc.orig).__name__).inc()
+                if is_disk_full(exc):
+                    # Rolled back whole (the session's rollback above); an operator must act.
+                    log.warning(STORAGE_FULL, extra={"error": " ".join(str(exc.orig).split())})
+                    raise StorageFull(STORAGE_FULL) from exc
                 if not _is_retryable(exc) and not _is_unavailable(exc):
                     raise
                 metrics.DB_RETRIES.inc()
@@ -284,6 +390,8 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self.replica is not None:
+            self.replica.dispose()
         if self._writers is not None:
             self._writers.close()
 
@@ -293,6 +401,22 @@ def sqlite_page_size(dbapi_connection: Any) -> None:
     one). Must run before anything writes the file, WAL mode included; the migrations'
     engine runs it too, since it usually creates the file."""
     dbapi_connection.execute(f"PRAGMA page_size={SQLITE_PAGE_SIZE}")
+
+
+#: PostgreSQL's read_only_sql_transaction: a write on a server that no longer takes writes.
+READ_ONLY_SQLSTATE = "25006"
+
+
+def _configure_postgres(engine: Engine) -> None:
+    @event.listens_for(engine, "handle_error")
+    def on_error(context: ExceptionContext) -> None:
+        # A pooled connection to a server that is now a standby (a switchover demoted it; the
+        # URL's target_session_attrs=read-write is only checked when connecting) refuses
+        # every write: treated as a lost connection, the pool drops it (and the connections
+        # opened before it) and run() retries on a fresh one, which libpq opens to the
+        # primary, wherever it now is.
+        if getattr(context.original_exception, "sqlstate", None) == READ_ONLY_SQLSTATE:
+            context.is_disconnect = True
 
 
 def _configure_sqlite(engine: Engine, busy_timeout: float) -> None:

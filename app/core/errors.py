@@ -94,6 +94,15 @@ class Unavailable(DomainError):
         self.headers = {"Retry-After": str(self.retry_after_seconds)}
 
 
+class StorageFull(Unavailable):
+    """The database's storage is full (SQLite's SQLITE_FULL, PostgreSQL's SQLSTATE 53100
+    disk_full): the transaction was rolled back; reads go on, writes resume once an operator
+    has made room. Retry-After is longer than a busy database's: room is not made in
+    seconds."""
+
+    retry_after_seconds = 30
+
+
 class TooManyRequests(DomainError):
     status = 429
     title = "Too many requests"

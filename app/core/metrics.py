@@ -53,6 +53,12 @@ DB_ERRORS = Counter(
     "ratings_db_errors_total", "Database errors seen by transactions, by kind.", ["kind"]
 )
 DB_RETRIES = Counter("ratings_db_retries_total", "Transactions retried after a transient error.")
+HEAVY_READS = Counter(
+    "ratings_heavy_reads_total",
+    "Heavy reads (what-if, evaluation, as-of boards), by the database that served them: "
+    "replica (RATINGS_READ_DATABASE_URL) or primary.",
+    ["database"],
+)
 POOL_IN_USE = Gauge(
     "ratings_db_pool_connections_in_use",
     "Database connections checked out of the pool.",

@@ -28,6 +28,10 @@ class Settings(BaseSettings):
         default=DEFAULT_SQLITE_URL,
         description="SQLAlchemy URL; sqlite:///path or postgresql+psycopg://...",
     )
+    #: A hot standby of the database for heavy reads (what-if, evaluation, as-of boards);
+    #: PostgreSQL only. Each such read first waits for it to replay what the primary had
+    #: committed, else runs on the primary (app/core/database.py, Database._on_replica).
+    read_database_url: str | None = None
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     workers: int = Field(default=1, ge=1, le=64)
@@ -69,6 +73,10 @@ class Settings(BaseSettings):
     #: 5 s, nginx's upstream 15 s in deploy/nginx.conf): a request sent as the server closes
     #: the connection fails with a reset, and a POST is not resent for the client.
     keep_alive_timeout: float = Field(default=20.0, ge=1)
+    #: Seconds a stopping worker (SIGTERM, a reload) gives its in-flight requests before it is
+    #: killed (granian's workers_kill_timeout); a little before, the worker answers what is
+    #: still running 503 with Retry-After and rolls its work back (app/core/shutdown.py).
+    shutdown_grace_seconds: int = Field(default=20, ge=1, le=3600)
     #: Players per game a request may carry, whatever the ladder (API.md: an Elo-MMR ladder
     #: takes games this large): each game ladder's own ``max_field_players`` (100 by default
     #: outside the large-field systems) is the limit that usually applies.

@@ -470,6 +470,11 @@ class Dispatcher:
                     return
         except asyncio.CancelledError:
             raise
+        except Unavailable as exc:  # an outage, a full disk, the shutdown's closed commits
+            log.warning(
+                "feed delivery waits for the database",
+                extra={"consumer": consumer.name, "error": str(exc)},
+            )
         except Exception:  # the database failed mid-way: the lease runs out, and it resumes
             log.exception("feed delivery failed", extra={"consumer": consumer.name})
 

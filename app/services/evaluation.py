@@ -109,7 +109,7 @@ def read(db: Database, ladder_id: str) -> History:
         seasons = [dict(season) for season in ladder.seasons or ()] or None
         return History(ladder.system, dict(ladder.params), rows, seasons)
 
-    return db.run(work, write=False)
+    return db.run(work, write=False, heavy=True)
 
 
 # --- Caps ----------------------------------------------------------------------------------

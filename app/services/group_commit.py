@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from app.core.database import Database
 from app.core.errors import DomainError, Invalid, NotFound
+from app.core.shutdown import CURRENT, Fanout, InFlight
 from app.services import feed
 from app.services.auth import ADMIN, Caller
 from app.services.history import Appended, NewEvent, append_group
@@ -40,6 +41,8 @@ class _Waiter:
     caller: Caller
     future: asyncio.Future[Appended]
     loop: asyncio.AbstractEventLoop
+    #: The request waiting (app/core/shutdown.py): told when its game is committed.
+    request: InFlight | None
 
 
 class GroupCommitter:
@@ -57,7 +60,9 @@ class GroupCommitter:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Appended] = loop.create_future()
         with self._wake:
-            self._queue.append(_Waiter(new, caller, future, loop))
+            request = CURRENT.get()
+            waiting = request if isinstance(request, InFlight) else None
+            self._queue.append(_Waiter(new, caller, future, loop, waiting))
             if self._writer is None:
                 self._writer = threading.Thread(
                     target=self._run, name="ratings-group-commit", daemon=True
@@ -84,12 +89,17 @@ class GroupCommitter:
             by_ladder.setdefault(waiter.new.ladder_id, []).append(waiter)
         for ladder_id, waiters in by_ladder.items():
             results: Sequence[Appended | BaseException]
+            # The commit writes for every waiter: none of them may be answered 503 at
+            # shutdown once it has (a deferred one is refused its own commit then).
+            token = CURRENT.set(Fanout(w.request for w in waiters))
             try:
                 results = record_group(
                     self.db, ladder_id, [w.new for w in waiters], [w.caller for w in waiters]
                 )
             except Exception as exc:  # every waiter of the group learns the failure
                 results = [exc] * len(waiters)
+            finally:
+                CURRENT.reset(token)
             _settle_soon(list(zip(waiters, results, strict=True)))
 
 

@@ -819,7 +819,9 @@ def get_leaderboard(
             entries=entries,
         )
 
-    return db.run(work, write=False)
+    # As of a past time the board is replayed from the history: a heavy read, which a read
+    # replica may serve (docs/deploy.md "Read replicas").
+    return db.run(work, write=False, heavy=as_of is not None)
 
 
 def adjust_player(

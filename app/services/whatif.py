@@ -112,7 +112,7 @@ def what_if(
     """The ladder's history replayed under ``body``'s system and parameters beside its own
     leaderboard. The history is read in one short transaction; the replay holds no
     connection and stops (``Abandoned``) once ``cancel`` says the client has gone."""
-    history = db.run(lambda session: _read(session, ladder_id), write=False)
+    history = db.run(lambda session: _read(session, ladder_id), write=False, heavy=True)
     ladder = history.ladder
     current = runtime_for(ladder)
     system = body.system or ladder.system

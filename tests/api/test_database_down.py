@@ -103,3 +103,16 @@ def test_migrate_with_a_sqlite_file_it_cannot_create_says_so_in_one_line() -> No
         "error: cannot create the SQLite database /proc/no-such-dir/ratings.db: "
         "No such file or directory (/proc/no-such-dir)"
     ]
+
+
+def test_a_url_of_several_hosts_names_each_of_them() -> None:
+    """A primary and its standby given together (docs/deploy.md "PostgreSQL failover"): the
+    line that says where the database was looked for names both, with the default port
+    where a host has none."""
+    from app.core.database import where
+
+    url = (
+        "postgresql+psycopg://ratings:secret@/ratings?host=db1:5433&host=db2"
+        "&target_session_attrs=read-write"
+    )
+    assert where(url) == "postgresql at db1:5433, db2:5432 (database 'ratings')"

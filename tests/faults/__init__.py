@@ -1,0 +1,1 @@
+"""Operational failures (issue 39): shutdown, a full disk, the database failing over."""
