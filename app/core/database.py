@@ -181,6 +181,18 @@ def unreachable(url: str | URL, exc: BaseException) -> str | None:
     return f"cannot reach {where(url)}: {reason}"
 
 
+#: PostgreSQL's undefined_table.
+UNDEFINED_TABLE = "42P01"
+
+
+def is_schema_missing(exc: DBAPIError) -> bool:
+    """A table of the service is missing: the database was never migrated, or is behind."""
+    orig = exc.orig
+    if isinstance(orig, sqlite3.OperationalError):
+        return str(orig).startswith("no such table")
+    return getattr(orig, "sqlstate", None) == UNDEFINED_TABLE
+
+
 def _is_unavailable(exc: BaseException) -> bool:
     """The database cannot be reached (as opposed to a statement failing)."""
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
@@ -352,6 +364,12 @@ class Database:
                     # Rolled back whole (the session's rollback above); an operator must act.
                     log.warning(STORAGE_FULL, extra={"error": " ".join(str(exc.orig).split())})
                     raise StorageFull(STORAGE_FULL) from exc
+                if is_schema_missing(exc):
+                    # Not transient: retrying only delayed a misleading "busy or unreachable".
+                    raise Unavailable(
+                        "the database has no tables of this service (or an older schema): "
+                        "run `ratings migrate`"
+                    ) from exc
                 if not _is_retryable(exc) and not _is_unavailable(exc):
                     raise
                 metrics.DB_RETRIES.inc()

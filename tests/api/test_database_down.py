@@ -116,3 +116,39 @@ def test_a_url_of_several_hosts_names_each_of_them() -> None:
         "&target_session_attrs=read-write"
     )
     assert where(url) == "postgresql at db1:5433, db2:5432 (database 'ratings')"
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_command_on_a_database_never_migrated_says_to_migrate_at_once(
+    backend: str, tmp_path: Path
+) -> None:
+    """``ratings export`` on an empty database: one line that says to run ``ratings migrate``,
+    exit 2, at once (it used to retry for seconds and then blame a busy database)."""
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'empty.db'}"
+    else:
+        base = os.environ.get("RATINGS_TEST_POSTGRES_URL")
+        if not base:
+            if os.environ.get("CI") == "true":
+                pytest.fail("RATINGS_TEST_POSTGRES_URL is not set")
+            pytest.skip("PostgreSQL tests need RATINGS_TEST_POSTGRES_URL")
+        # A schema of its own with no tables: the service's tables are not found there.
+        import sqlalchemy
+
+        schema = f"unmigrated_{os.getpid()}"
+        engine = sqlalchemy.create_engine(base)
+        with engine.begin() as connection:
+            connection.execute(sqlalchemy.text(f"CREATE SCHEMA IF NOT EXISTS {schema}"))
+        engine.dispose()
+        url = f"{base}?options=-csearch_path%3D{schema}"
+    env = {**os.environ, "RATINGS_DATABASE_URL": url}
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "export", "--ladder", "club", "--output",
+         str(tmp_path / "out.jsonl")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=PATIENCE, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        "error: the database has no tables of this service (or an older schema): "
+        "run `ratings migrate`"
+    )
