@@ -17,6 +17,7 @@ _KEY_COLUMNS = (
     ApiKey.secret_hash,
     ApiKey.scopes,
     ApiKey.ladders,
+    ApiKey.communities,
     ApiKey.revoked_at,
     ApiKey.expires_at,
 )

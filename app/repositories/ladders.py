@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -80,6 +81,18 @@ class LadderRepository:
         system, params, state, seasons = found
         ladder = Ladder(id=ladder_id, system=system, params=params, state=state, seasons=seasons)
         return bool(taken), ladder
+
+    def ids_in_communities(self, communities: Iterable[str]) -> list[str]:
+        """The ids of the ladders of ``communities``."""
+        wanted = sorted(set(communities))
+        return list(self.session.scalars(select(Ladder.id).where(Ladder.community.in_(wanted))))
+
+    def community_of(self, ladder_id: str) -> str | None:
+        """The ladder's community (None: no such ladder)."""
+        community: str | None = self.session.scalar(
+            select(Ladder.community).where(Ladder.id == ladder_id)
+        )
+        return community
 
     def add(self, ladder: Ladder) -> None:
         self.session.add(ladder)

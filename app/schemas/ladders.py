@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import Field
 
+from app.models.tables import DEFAULT_COMMUNITY
 from app.schemas.common import (
     MAX_TITLE_LENGTH,
     Identifier,
@@ -18,11 +19,17 @@ class LadderIn(RequestModel):
     system: str = Field(min_length=1, max_length=32, examples=["fundox"])
     params: dict[str, Any] | None = None
     title: str | None = Field(default=None, max_length=MAX_TITLE_LENGTH)
+    community: Identifier = Field(
+        default=DEFAULT_COMMUNITY,
+        description="The community the ladder belongs to, fixed once created: its players' "
+        'ids and profiles are the community\'s (API.md "Communities").',
+    )
 
 
 class LadderOut(ResponseModel):
     id: str
     system: str
+    community: str = DEFAULT_COMMUNITY
     kind: str
     title: str | None
     params: dict[str, Any]

@@ -67,6 +67,7 @@ def _out(ladder: Ladder, counts: dict[str, int]) -> LadderOut:
     return LadderOut(
         id=ladder.id,
         system=ladder.system,
+        community=ladder.community,
         kind=get_system(ladder.system).info.kind,
         title=ladder.title,
         params=ladder.params,
@@ -92,6 +93,7 @@ def create_ladder(db: Database, body: LadderIn) -> LadderOut:
             id=body.id,
             system=body.system,
             title=body.title,
+            community=body.community,
             params=params,
             state=plain(runtime.rater.initial_ladder_state()),
             created_at=stamp,

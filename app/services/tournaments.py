@@ -45,7 +45,7 @@ def _positions(keys: Iterable[tuple[float, float]]) -> list[int]:
 
 def standings(db: Database, ladder_id: str, tournament: str) -> StandingsOut:
     def work(session: Session) -> StandingsOut:
-        _points_ladder(session, ladder_id)
+        ladder = _points_ladder(session, ladder_id)
         repo = TournamentRepository(session)
         changes = repo.game_changes(ladder_id, tournament)
         if not changes:
@@ -67,7 +67,7 @@ def standings(db: Database, ladder_id: str, tournament: str) -> StandingsOut:
             team_totals[team][1] += totals[player][1] if player in totals else 0.0
         team_order = sorted(team_totals, key=lambda t: (-team_totals[t][0], -team_totals[t][1], t))
         team_positions = _positions((team_totals[t][0], team_totals[t][1]) for t in team_order)
-        profiles = profiles_of(session, players)
+        profiles = profiles_of(session, ladder.community, players)
         shown = {player: name_and_country(profiles, player) for player in players}
         return StandingsOut(
             ladder=ladder_id,

@@ -47,8 +47,10 @@ LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 )
 def create_ladder(body: LadderIn, db: DB, caller: LadderAdmin) -> LadderOut:
     """Create a rating pool with one system and fixed parameters (defaults filled in)."""
-    if not caller.sees(body.id):
-        raise Forbidden(f"this key may not create ladder {body.id!r}")
+    if not caller.may_create(body.id, body.community):
+        raise Forbidden(
+            f"this key may not create ladder {body.id!r} in community {body.community!r}"
+        )
     return service.create_ladder(db, body)
 
 
@@ -59,7 +61,7 @@ def list_ladders(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> LadderList:
-    only = None if caller.sees("*") else caller.ladders
+    only = caller.visible_ladders()
     return service.list_ladders(db, limit, offset, only)
 
 
