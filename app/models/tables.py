@@ -62,6 +62,8 @@ class Ladder(Base):
     community: Mapped[str] = mapped_column(
         String(ID_LENGTH), server_default=text(f"'{DEFAULT_COMMUNITY}'"), index=True
     )
+    #: When the ladder was archived (NULL: it is not): an archived ladder is read-only.
+    archived_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class Event(Base):

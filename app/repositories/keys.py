@@ -54,6 +54,15 @@ class KeyRepository:
         )
         return total, list(rows)
 
+    def forget_ladder(self, ladder_id: str) -> None:
+        """Take a deleted ladder out of the keys limited to it: a ladder made later under
+        the same id (maybe in another community) is not theirs. A key left with no ladder
+        sees none (an empty list is not every ladder)."""
+        for key in self.session.scalars(select(ApiKey)):
+            if ladder_id in key.ladders:
+                key.ladders = [ladder for ladder in key.ladders if ladder != ladder_id]
+        self.session.flush()
+
     def revoke(self, key_id: str, at: datetime) -> None:
         self.session.execute(
             update(ApiKey)

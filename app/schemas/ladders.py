@@ -38,6 +38,11 @@ class LadderOut(ResponseModel):
     tournaments: int
     created_at: datetime
     updated_at: datetime
+    archived_at: datetime | None = Field(
+        default=None,
+        description="When the ladder was archived (null: it is not); an archived ladder is "
+        "read-only.",
+    )
     feed_cursor: int = Field(
         default=0,
         description="The cursor of the ladder's last change-feed item (0: none yet): read "
@@ -55,6 +60,11 @@ class LadderPatch(RequestModel):
 
     params: dict[str, Any] | None = None
     title: str | None = Field(default=None, max_length=MAX_TITLE_LENGTH)
+    archived: bool | None = Field(
+        default=None,
+        description="true archives the ladder (read-only: every write to it is a 409), false "
+        "makes it writable again; alone in the body.",
+    )
 
 
 class LadderChanged(LadderOut):

@@ -19,7 +19,7 @@ from app.repositories.ladders import LadderRepository
 from app.repositories.tournaments import TournamentRepository
 from app.schemas.tournaments import PlayerStanding, StandingsOut, TeamsIn, TeamsOut, TeamStanding
 from app.services.profiles import name_and_country, profiles_of
-from app.services.runtime import require_ladder, runtime_for
+from app.services.runtime import refuse_archived, require_ladder, runtime_for
 
 PRIMARY = "primary"
 SECONDARY = "secondary"
@@ -104,7 +104,7 @@ def set_teams(db: Database, ladder_id: str, tournament: str, body: TeamsIn) -> T
     """Declare (replace) the tournament's teams."""
 
     def work(session: Session) -> TeamsOut:
-        _points_ladder(session, ladder_id)
+        refuse_archived(_points_ladder(session, ladder_id))
         members = {p: team for team, players in body.teams.items() for p in players}
         TournamentRepository(session).replace_teams(ladder_id, tournament, members)
         return TeamsOut(

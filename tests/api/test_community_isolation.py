@@ -37,7 +37,7 @@ COUNTERS = {"rate_windows", "address_windows"}
 OPEN = "open"  # no key needed, no community data
 GLOBAL = "global"  # no target: must show nothing foreign
 SCOPED = "scoped"  # aimed at a ladder, player or webhook: foreign answers as unknown
-KEYS = "keys"  # the admin token's only
+KEYS = "keys"  # the admin token's only (keys, deleting a ladder)
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,8 @@ ROUTES: list[Call] = [
     Call("POST", "/keys", {"name": "x", "scopes": ["read"], "communities": ["<C>"]}, KEYS),
     Call("GET", "/keys", None, KEYS),
     Call("DELETE", "/keys/<K>", None, KEYS),
+    # Last: the admin's run deletes the ladder.
+    Call("DELETE", "/ladders/<L>?confirm=<L>", None, KEYS),
 ]  # fmt: skip
 
 #: The pages outside the API (their data comes from the API routes above).

@@ -15,7 +15,7 @@ from app.api.deps import (
     charge,
     run_heavy,
 )
-from app.core.errors import Forbidden
+from app.core.errors import Forbidden, Invalid
 from app.core.logging import note
 from app.schemas.common import (
     DEFAULT_PAGE_SIZE,
@@ -78,6 +78,29 @@ def update_ladder(
     """Change the title, or the parameters: the whole ladder is then recomputed under them."""
     note(ladder=ladder)
     return service.change_ladder(db, ladder, body, caller)
+
+
+@router.delete("/ladders/{ladder}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_ladder(
+    ladder: LadderId,
+    db: DB,
+    caller: LadderAdmin,
+    confirm: Annotated[
+        str | None,
+        Query(max_length=100, description="The ladder's id again: deletion cannot be undone."),
+    ] = None,
+) -> Response:
+    """Delete the ladder and its whole history (admin token only; ``?confirm=`` repeats the
+    ladder's id). Its players' profiles stay: they are its community's."""
+    note(ladder=ladder)
+    if not caller.is_admin:
+        raise Forbidden("only the admin token deletes a ladder")
+    if confirm != ladder:
+        raise Invalid.at(
+            ("confirm",), f"must be the ladder's id ({ladder!r}): deleting it cannot be undone"
+        )
+    service.delete_ladder(db, ladder)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut)
