@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,10 +182,28 @@ def _too_many(per_minute: int, window: int, moment: float) -> TooManyRequests:
     )
 
 
-def _verified(key: Any, claim: KeyClaim, session: Session) -> Principal:
+#: The ids of the ladders of some communities, read in the transaction at hand.
+LaddersOf = Callable[[frozenset[str]], frozenset[str]]
+
+
+def ladders_reader(session: Session) -> LaddersOf:
+    """Reads the ladders of a set of communities once per transaction (a group commit checks
+    many requests of one key)."""
+    found: dict[frozenset[str], frozenset[str]] = {}
+
+    def ladders_of(communities: frozenset[str]) -> frozenset[str]:
+        if communities not in found:
+            ids = LadderRepository(session).ids_in_communities(communities)
+            found[communities] = frozenset(ids)
+        return found[communities]
+
+    return ladders_of
+
+
+def _verified(key: Any, claim: KeyClaim, ladders_of: LaddersOf) -> Principal:
     """The key's principal; 401 for an unknown, malformed, revoked or expired key. A key
-    limited to communities gets their ladders, read in ``session``: the transaction that uses
-    the principal to write, or the request's key check just before its read."""
+    limited to communities gets their ladders, read by ``ladders_of`` in the transaction that
+    uses the principal to write, or in the request's key check just before its read."""
     # Compare even when the key is unknown, so timing does not tell which ids exist.
     expected = key.secret_hash if key is not None else "0" * 64
     valid = hmac.compare_digest(expected, claim.digest)
@@ -201,11 +219,7 @@ def _verified(key: Any, claim: KeyClaim, session: Session) -> Principal:
     # The key's public id (never its secret): who made the request, in its log line.
     note(key_id=key.id)
     communities = frozenset(key.communities)
-    community_ladders = (
-        None
-        if ALL_COMMUNITIES in communities
-        else frozenset(LadderRepository(session).ids_in_communities(communities))
-    )
+    community_ladders = None if ALL_COMMUNITIES in communities else ladders_of(communities)
     return Principal(
         scopes=frozenset(key.scopes),
         ladders=frozenset(key.ladders),
@@ -233,6 +247,7 @@ class Admission:
         #: Per key: (requests to count, limit).
         self._pending: dict[str, list[int]] = {}
         self._claims: list[tuple[KeyClaim, Principal]] = []
+        self._ladders_of = ladders_reader(session)
 
     def admit(self, callers: Sequence[Caller], ladder_id: str) -> list[Principal | DomainError]:
         """Each caller's principal, or why it is refused (401, 403, 404, 429), for a write
@@ -266,7 +281,7 @@ class Admission:
         else:
             key = found.get(caller.key_id)
             count = key.count if key is not None else 0
-            principal = _verified(key, caller, self.session)
+            principal = _verified(key, caller, self._ladders_of)
             limit = caller.per_minute
             pending = self._pending.setdefault(caller.key_id, [0, limit])
             if limit > 0 and count + pending[0] >= limit:
@@ -311,7 +326,7 @@ def authenticate(db: Database, claim: KeyClaim, weight: int = 1) -> Principal:
     def work(session: Session) -> tuple[Principal, int]:
         keys = KeyRepository(session)
         key = keys.with_counts([claim.key_id], window).get(claim.key_id)
-        principal = _verified(key, claim, session)
+        principal = _verified(key, claim, ladders_reader(session))
         count = keys.count_requests(claim.key_id, window, weight)
         if count == weight:
             keys.forget_windows_before(claim.key_id, window)
