@@ -324,7 +324,7 @@ def import_file(
             console.print(f"nothing to import into ladder {ladder_id}; nothing was changed")
             return 1 if errors else 0
         if not items:
-            count = bulk.apply_profiles(database, profiles)
+            count = bulk.apply_profiles(database, ladder_id, profiles, parsed.header)
             console.print(f"imported {count} profile(s); no game or tournament")
             return 0
         bulk.ensure_ladder(database, ladder_id, parsed.header)
@@ -362,7 +362,7 @@ def import_file(
                     "were committed; importing the file again skips them)"
                 )
                 return 1
-        count = bulk.apply_profiles(database, profiles)
+        count = bulk.apply_profiles(database, ladder_id, profiles)
         if update:
             console.print(
                 f"{corrected} corrected, {existing} unchanged, {created} new, "

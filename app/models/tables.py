@@ -30,6 +30,8 @@ ID_LENGTH = 100
 #: A player's display name (API.md: 1-200 characters), and an ISO 3166-1 alpha-2 code.
 NAME_LENGTH = 200
 COUNTRY_LENGTH = 2
+#: The community of the ladders and profiles that name none (API.md "Communities").
+DEFAULT_COMMUNITY = "default"
 #: Faction column value for ladders that are not per-faction (NULL would break uniqueness).
 NO_FACTION = ""
 
@@ -54,6 +56,14 @@ class Ladder(Base):
     #: The ladder's seasons, by start: ``[{"id", "name", "starts_at", "reset", "best_of"}]``
     #: (NULL: none). Their resets are part of its history (SYSTEMS.md "Seasons").
     seasons: Mapped[list[dict[str, Any]] | None] = mapped_column(JsonType)
+    #: The community the ladder belongs to (API.md "Communities"), fixed once created: its
+    #: players' ids and profiles are the community's. The server default is for rows written
+    #: before communities (migration 0014) and by code that does not name one.
+    community: Mapped[str] = mapped_column(
+        String(ID_LENGTH), server_default=text(f"'{DEFAULT_COMMUNITY}'"), index=True
+    )
+    #: When the ladder was archived (NULL: it is not): an archived ladder is read-only.
+    archived_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class Event(Base):
@@ -280,6 +290,9 @@ class ApiKey(Base):
     scopes: Mapped[list[str]] = mapped_column(JsonType)
     #: Ladder ids the key may touch, or ["*"] for all.
     ladders: Mapped[list[str]] = mapped_column(JsonType)
+    #: Communities whose ladders and players the key may touch, or ["*"] for all (the keys
+    #: made before communities: migration 0014).
+    communities: Mapped[list[str]] = mapped_column(JsonType, server_default=text("'[\"*\"]'"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -311,14 +324,18 @@ class AddressWindow(Base):
 
 
 class PlayerProfile(Base):
-    """A player's display name and country, shared by every ladder.
+    """A player's display name and country, shared by every ladder of its community (the
+    same id in two communities is two players).
 
     Not history: no rating depends on it, so changing it recomputes nothing.
     """
 
     __tablename__ = "player_profiles"
-    __table_args__ = (Index("ix_player_profiles_country", "country"),)
+    __table_args__ = (Index("ix_player_profiles_community_country", "community", "country"),)
 
+    community: Mapped[str] = mapped_column(
+        String(ID_LENGTH), primary_key=True, server_default=text(f"'{DEFAULT_COMMUNITY}'")
+    )
     player: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     #: ISO 3166-1 alpha-2.

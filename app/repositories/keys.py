@@ -17,6 +17,7 @@ _KEY_COLUMNS = (
     ApiKey.secret_hash,
     ApiKey.scopes,
     ApiKey.ladders,
+    ApiKey.communities,
     ApiKey.revoked_at,
     ApiKey.expires_at,
 )
@@ -52,6 +53,15 @@ class KeyRepository:
             select(ApiKey).order_by(ApiKey.created_at, ApiKey.id).limit(limit).offset(offset)
         )
         return total, list(rows)
+
+    def forget_ladder(self, ladder_id: str) -> None:
+        """Take a deleted ladder out of the keys limited to it: a ladder made later under
+        the same id (maybe in another community) is not theirs. A key left with no ladder
+        sees none (an empty list is not every ladder)."""
+        for key in self.session.scalars(select(ApiKey)):
+            if ladder_id in key.ladders:
+                key.ladders = [ladder for ladder in key.ladders if ladder != ladder_id]
+        self.session.flush()
 
     def revoke(self, key_id: str, at: datetime) -> None:
         self.session.execute(

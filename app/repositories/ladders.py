@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, text, true, update
+from sqlalchemy import bindparam, delete, func, select, text, true, update
 from sqlalchemy.orm import Session
 
-from app.models import Event, Ladder, PlayerRating
+from app.models import (
+    Change,
+    Event,
+    FeedConsumer,
+    FeedItem,
+    Ladder,
+    PlayerRating,
+    TournamentTeam,
+    WebhookDelivery,
+)
 from app.repositories.base import driver_errors, is_postgres
 
 #: First key of the ladders' advisory locks (the second is a hash of the ladder id).
@@ -29,7 +39,10 @@ LADDER_LOCK = {
 _DRIVER_TRY_LOCK_SHARED = (
     "SELECT pg_try_advisory_xact_lock_shared(%(namespace)s, hashtext(%(ladder)s))"
 )
-_DRIVER_LADDER_HEAD = "SELECT system, params, state, seasons FROM ladders WHERE id = %(ladder)s"
+_DRIVER_LADDER_HEAD = (
+    "SELECT system, params, state, seasons, community, archived_at FROM ladders "
+    "WHERE id = %(ladder)s"
+)
 
 
 class LadderRepository:
@@ -62,7 +75,8 @@ class LadderRepository:
         transaction's BEGIN when they start it: one round trip, not three, and none of the
         ORM's per-statement work. They stay two statements so the ladder is read after the
         lock is taken (a statement's snapshot is taken when it starts). The ladder comes back
-        detached, with its system, params, state and seasons: what a writer reads of it.
+        detached, with its system, params, state, seasons, community and archival: what a writer
+        reads of it.
         """
         if not is_postgres(self.session):
             return True, self.get(ladder_id)
@@ -77,9 +91,45 @@ class LadderRepository:
         found = head.fetchone()
         if found is None:
             return bool(taken), None
-        system, params, state, seasons = found
-        ladder = Ladder(id=ladder_id, system=system, params=params, state=state, seasons=seasons)
+        system, params, state, seasons, community, archived_at = found
+        ladder = Ladder(
+            id=ladder_id,
+            system=system,
+            params=params,
+            state=state,
+            seasons=seasons,
+            community=community,
+            archived_at=archived_at,
+        )
         return bool(taken), ladder
+
+    def ids_in_communities(self, communities: Iterable[str]) -> list[str]:
+        """The ids of the ladders of ``communities``."""
+        wanted = sorted(set(communities))
+        return list(self.session.scalars(select(Ladder.id).where(Ladder.community.in_(wanted))))
+
+    def community_of(self, ladder_id: str) -> str | None:
+        """The ladder's community (None: no such ladder)."""
+        community: str | None = self.session.scalar(
+            select(Ladder.community).where(Ladder.id == ladder_id)
+        )
+        return community
+
+    def delete(self, ladder_id: str) -> None:
+        """The ladder and every row of its history, explicitly (SQLite enforces no cascade
+        unless asked): changes before their events, the ladder last. Profiles are its
+        community's, not its own: they stay."""
+        for table, column in (
+            (WebhookDelivery, WebhookDelivery.ladder_id),
+            (FeedConsumer, FeedConsumer.ladder_id),
+            (FeedItem, FeedItem.ladder_id),
+            (TournamentTeam, TournamentTeam.ladder_id),
+            (PlayerRating, PlayerRating.ladder_id),
+            (Change, Change.ladder_id),
+            (Event, Event.ladder_id),
+            (Ladder, Ladder.id),
+        ):
+            self.session.execute(delete(table).where(column == ladder_id))
 
     def add(self, ladder: Ladder) -> None:
         self.session.add(ladder)

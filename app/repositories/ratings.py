@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select, Subquery
 from sqlalchemy.sql.expression import ColumnElement, TextualSelect
 
-from app.models import PlayerRating
+from app.models import Ladder, PlayerRating
 from app.repositories.base import insert_ignoring_conflicts, is_postgres
 
 RatingKey = tuple[str, str]  # (player, faction) with NO_FACTION for none
@@ -249,13 +249,25 @@ class RatingRepository:
         )
         return [(row[0], row[1]) for row in self.session.execute(statement)]
 
-    def of_player_everywhere(self, player: str) -> list[PlayerRating]:
-        """The player's ratings in every ladder, by ladder and faction."""
+    def of_player_everywhere(self, community: str, player: str) -> list[PlayerRating]:
+        """The player's ratings in every ladder of ``community``, by ladder and faction."""
+        in_community = select(Ladder.id).where(Ladder.community == community)
         return list(
             self.session.scalars(
                 select(PlayerRating)
-                .where(PlayerRating.player == player)
+                .where(PlayerRating.player == player, PlayerRating.ladder_id.in_(in_community))
                 .order_by(PlayerRating.ladder_id, PlayerRating.faction)
+            )
+        )
+
+    def ladders_of_player(self, community: str, player: str) -> set[str]:
+        """The ladders of ``community`` in which the player has a rating."""
+        in_community = select(Ladder.id).where(Ladder.community == community)
+        return set(
+            self.session.scalars(
+                select(PlayerRating.ladder_id)
+                .where(PlayerRating.player == player, PlayerRating.ladder_id.in_(in_community))
+                .distinct()
             )
         )
 

@@ -46,6 +46,14 @@ class WebhookRepository:
             )
         )
 
+    def forget_ladder(self, ladder_id: str) -> None:
+        """Take a deleted ladder out of the webhooks that hear of it (as keys.forget_ladder:
+        a ladder made later under its id is not theirs; an empty list hears of none)."""
+        for webhook in self.session.scalars(select(Webhook)):
+            if webhook.ladders is not None and ladder_id in webhook.ladders:
+                webhook.ladders = [ladder for ladder in webhook.ladders if ladder != ladder_id]
+        self.session.flush()
+
     def remove(self, webhook_id: str) -> None:
         self.session.execute(delete(FeedConsumer).where(FeedConsumer.consumer == webhook_id))
         self.session.execute(delete(Webhook).where(Webhook.id == webhook_id))

@@ -26,6 +26,13 @@ class KeyIn(RequestModel):
         max_length=MAX_KEY_LADDERS,
         description='Ladder ids, or ["*"] for every ladder.',
     )
+    communities: list[LadderOrAll] = Field(
+        default_factory=lambda: ["*"],
+        min_length=1,
+        max_length=MAX_KEY_LADDERS,
+        description='Communities, or ["*"] for every community: the key sees a ladder that '
+        "both its ladders and its communities admit, and only its communities' players.",
+    )
     expires_at: UtcDateTime | None = None
 
 
@@ -35,6 +42,7 @@ class KeyOut(ResponseModel):
     prefix: str
     scopes: list[str]
     ladders: list[str]
+    communities: list[str]
     created_at: datetime
     expires_at: datetime | None
     revoked_at: datetime | None

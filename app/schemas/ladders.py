@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import Field
 
+from app.models.tables import DEFAULT_COMMUNITY
 from app.schemas.common import (
     MAX_TITLE_LENGTH,
     Identifier,
@@ -18,11 +19,17 @@ class LadderIn(RequestModel):
     system: str = Field(min_length=1, max_length=32, examples=["fundox"])
     params: dict[str, Any] | None = None
     title: str | None = Field(default=None, max_length=MAX_TITLE_LENGTH)
+    community: Identifier = Field(
+        default=DEFAULT_COMMUNITY,
+        description="The community the ladder belongs to, fixed once created: its players' "
+        'ids and profiles are the community\'s (API.md "Communities").',
+    )
 
 
 class LadderOut(ResponseModel):
     id: str
     system: str
+    community: str = DEFAULT_COMMUNITY
     kind: str
     title: str | None
     params: dict[str, Any]
@@ -31,6 +38,11 @@ class LadderOut(ResponseModel):
     tournaments: int
     created_at: datetime
     updated_at: datetime
+    archived_at: datetime | None = Field(
+        default=None,
+        description="When the ladder was archived (null: it is not); an archived ladder is "
+        "read-only.",
+    )
     feed_cursor: int = Field(
         default=0,
         description="The cursor of the ladder's last change-feed item (0: none yet): read "
@@ -48,6 +60,11 @@ class LadderPatch(RequestModel):
 
     params: dict[str, Any] | None = None
     title: str | None = Field(default=None, max_length=MAX_TITLE_LENGTH)
+    archived: bool | None = Field(
+        default=None,
+        description="true archives the ladder (read-only: every write to it is a 409), false "
+        "makes it writable again; alone in the body.",
+    )
 
 
 class LadderChanged(LadderOut):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field, field_validator
 
 from app.core.countries import COUNTRY_CODES
-from app.models.tables import NAME_LENGTH
+from app.models.tables import DEFAULT_COMMUNITY, NAME_LENGTH
 from app.schemas.common import RequestModel, ResponseModel
 from app.schemas.events import GameOut, TournamentOut
 from app.schemas.players import RatingOut
@@ -36,6 +36,7 @@ class ProfileIn(RequestModel):
 
 class ProfileOut(ResponseModel):
     player: str
+    community: str = DEFAULT_COMMUNITY
     name: str | None
     country: str | None
 

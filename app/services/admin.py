@@ -15,7 +15,8 @@ def recompute_ladder(db: Database, ladder_id: str, start: datetime | None) -> tu
     """Replay the ladder's history from ``start`` (None: from scratch) under its lock."""
 
     def work(unit: UnitOfWork) -> tuple[int, int]:
-        write = unit.ladder(ladder_id)
+        # An archived ladder's replay changes no result: the operator may run it.
+        write = unit.ladder(ladder_id, archived=True)
         done = recompute(write, start)
         if write.moved.listed():  # a replay that moves nothing (the usual case) says nothing
             write.publish(feed.LADDER_CHANGED, None)

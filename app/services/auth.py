@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from app.core.errors import (
 from app.core.logging import note
 from app.models import ApiKey
 from app.repositories.keys import KeyRepository
+from app.repositories.ladders import LadderRepository
 from app.schemas.keys import KeyCreated, KeyIn, KeyList, KeyOut
 from app.services.runtime import now
 
@@ -40,6 +41,7 @@ RESULTS_WRITE = "results:write"
 LADDERS_ADMIN = "ladders:admin"
 SCOPES = (READ, RESULTS_WRITE, LADDERS_ADMIN)
 ALL_LADDERS = "*"
+ALL_COMMUNITIES = "*"
 #: The rate limit's fixed window (seconds).
 RATE_WINDOW_SECONDS = 60
 #: Label that derives the key-hash secret from the admin token when none is configured.
@@ -48,19 +50,51 @@ DERIVATION_LABEL = b"ratings api key hashing v1"
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """The caller. The admin holds every scope on every ladder, and manages keys."""
+    """The caller. The admin holds every scope on every ladder of every community, and manages
+    keys. A key may be limited to ladders and to communities (API.md "Communities"): it sees a
+    ladder that both admit. ``community_ladders`` holds the ids of its communities' ladders,
+    read with the key (None: the key has every community)."""
 
     scopes: frozenset[str]
     ladders: frozenset[str]
     key_id: str | None = None
     is_admin: bool = False
+    communities: frozenset[str] = frozenset({ALL_COMMUNITIES})
+    community_ladders: frozenset[str] | None = None
 
     def require_scope(self, scope: str) -> None:
         if not self.is_admin and scope not in self.scopes:
             raise Forbidden(f"this key lacks the {scope!r} scope")
 
+    @property
+    def every_ladder(self) -> bool:
+        """Whether the key is limited to no ladder list (its communities may still limit it)."""
+        return self.is_admin or ALL_LADDERS in self.ladders
+
+    def sees_community(self, community: str) -> bool:
+        return self.is_admin or ALL_COMMUNITIES in self.communities or community in self.communities
+
     def sees(self, ladder_id: str) -> bool:
-        return self.is_admin or ALL_LADDERS in self.ladders or ladder_id in self.ladders
+        if self.is_admin:
+            return True
+        if self.community_ladders is not None and ladder_id not in self.community_ladders:
+            return False
+        return ALL_LADDERS in self.ladders or ladder_id in self.ladders
+
+    def may_create(self, ladder_id: str, community: str) -> bool:
+        """Whether the key may create ladder ``ladder_id`` in ``community``."""
+        ladder_ok = self.every_ladder or ladder_id in self.ladders
+        return ladder_ok and self.sees_community(community)
+
+    def visible_ladders(self) -> frozenset[str] | None:
+        """The ids of the ladders the key sees (None: every ladder)."""
+        if self.is_admin:
+            return None
+        if self.community_ladders is None:
+            return None if ALL_LADDERS in self.ladders else self.ladders
+        if ALL_LADDERS in self.ladders:
+            return self.community_ladders
+        return self.ladders & self.community_ladders
 
     def check_ladder(self, ladder_id: str) -> None:
         """A key limited to other ladders sees this one as if it did not exist."""
@@ -148,8 +182,28 @@ def _too_many(per_minute: int, window: int, moment: float) -> TooManyRequests:
     )
 
 
-def _verified(key: Any, claim: KeyClaim) -> Principal:
-    """The key's principal; 401 for an unknown, malformed, revoked or expired key."""
+#: The ids of the ladders of some communities, read in the transaction at hand.
+LaddersOf = Callable[[frozenset[str]], frozenset[str]]
+
+
+def ladders_reader(session: Session) -> LaddersOf:
+    """Reads the ladders of a set of communities once per transaction (a group commit checks
+    many requests of one key)."""
+    found: dict[frozenset[str], frozenset[str]] = {}
+
+    def ladders_of(communities: frozenset[str]) -> frozenset[str]:
+        if communities not in found:
+            ids = LadderRepository(session).ids_in_communities(communities)
+            found[communities] = frozenset(ids)
+        return found[communities]
+
+    return ladders_of
+
+
+def _verified(key: Any, claim: KeyClaim, ladders_of: LaddersOf) -> Principal:
+    """The key's principal; 401 for an unknown, malformed, revoked or expired key. A key
+    limited to communities gets their ladders, read by ``ladders_of`` in the transaction that
+    uses the principal to write, or in the request's key check just before its read."""
     # Compare even when the key is unknown, so timing does not tell which ids exist.
     expected = key.secret_hash if key is not None else "0" * 64
     valid = hmac.compare_digest(expected, claim.digest)
@@ -164,7 +218,15 @@ def _verified(key: Any, claim: KeyClaim) -> Principal:
         raise Unauthorized("this key has expired")
     # The key's public id (never its secret): who made the request, in its log line.
     note(key_id=key.id)
-    return Principal(scopes=frozenset(key.scopes), ladders=frozenset(key.ladders), key_id=key.id)
+    communities = frozenset(key.communities)
+    community_ladders = None if ALL_COMMUNITIES in communities else ladders_of(communities)
+    return Principal(
+        scopes=frozenset(key.scopes),
+        ladders=frozenset(key.ladders),
+        key_id=key.id,
+        communities=communities,
+        community_ladders=community_ladders,
+    )
 
 
 class Admission:
@@ -185,6 +247,7 @@ class Admission:
         #: Per key: (requests to count, limit).
         self._pending: dict[str, list[int]] = {}
         self._claims: list[tuple[KeyClaim, Principal]] = []
+        self._ladders_of = ladders_reader(session)
 
     def admit(self, callers: Sequence[Caller], ladder_id: str) -> list[Principal | DomainError]:
         """Each caller's principal, or why it is refused (401, 403, 404, 429), for a write
@@ -218,7 +281,7 @@ class Admission:
         else:
             key = found.get(caller.key_id)
             count = key.count if key is not None else 0
-            principal = _verified(key, caller)
+            principal = _verified(key, caller, self._ladders_of)
             limit = caller.per_minute
             pending = self._pending.setdefault(caller.key_id, [0, limit])
             if limit > 0 and count + pending[0] >= limit:
@@ -263,7 +326,7 @@ def authenticate(db: Database, claim: KeyClaim, weight: int = 1) -> Principal:
     def work(session: Session) -> tuple[Principal, int]:
         keys = KeyRepository(session)
         key = keys.with_counts([claim.key_id], window).get(claim.key_id)
-        principal = _verified(key, claim)
+        principal = _verified(key, claim, ladders_reader(session))
         count = keys.count_requests(claim.key_id, window, weight)
         if count == weight:
             keys.forget_windows_before(claim.key_id, window)
@@ -336,6 +399,7 @@ def create_key(db: Database, secret: bytes | None, body: KeyIn) -> KeyCreated:
         secret_hash=_digest(secret, token),
         scopes=sorted(set(body.scopes)),
         ladders=sorted(set(body.ladders)),
+        communities=sorted(set(body.communities)),
         created_at=stamp,
         expires_at=body.expires_at,
     )
@@ -350,6 +414,7 @@ def _out(key: ApiKey) -> KeyOut:
         prefix=f"{KEY_PREFIX}{key.id}_",
         scopes=list(key.scopes),
         ladders=list(key.ladders),
+        communities=list(key.communities),
         created_at=key.created_at,
         expires_at=key.expires_at,
         revoked_at=key.revoked_at,

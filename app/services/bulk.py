@@ -9,6 +9,7 @@ its players' profiles.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -22,10 +23,11 @@ from app.core.errors import FieldError, Invalid, NotFound
 from app.core.memory import collector_paused
 from app.engine.protocols import key_for
 from app.models import Ladder
+from app.models.tables import DEFAULT_COMMUNITY
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.repositories.profiles import ProfileRepository
-from app.schemas.common import Identifier
+from app.schemas.common import IDENTIFIER_PATTERN, Identifier
 from app.schemas.events import AdjustmentIn, GameIn, TournamentIn
 from app.schemas.ladders import LadderIn
 from app.schemas.profiles import ProfileIn
@@ -227,14 +229,34 @@ def to_profiles(parsed: Parsed) -> tuple[list[ProfileItem], list[LineError]]:
     return [item for _, item in items.values()], errors
 
 
-def apply_profiles(db: Database, profiles: list[ProfileItem]) -> int:
-    """Replace each player's profile (nothing is recomputed: no rating depends on one)."""
+def import_community(session: Session, ladder_id: str, header: dict[str, Any] | None) -> str:
+    """The community an import into ``ladder_id`` acts in: the ladder's (fixed once created),
+    or for a ladder the file will create, its header's (default ``default``)."""
+    community = LadderRepository(session).community_of(ladder_id)
+    if community is not None:
+        return community
+    named = (header or {}).get("community", DEFAULT_COMMUNITY)
+    if not isinstance(named, str) or not re.fullmatch(IDENTIFIER_PATTERN, named):
+        raise Invalid.at(("community",), "the header's community must be an identifier")
+    return named
+
+
+def apply_profiles(
+    db: Database,
+    ladder_id: str,
+    profiles: list[ProfileItem],
+    header: dict[str, Any] | None = None,
+) -> int:
+    """Replace each player's profile in the community of ``ladder_id`` (the import's target:
+    no other community's player is touched; nothing is recomputed: no rating depends on a
+    profile)."""
 
     def work(session: Session) -> int:
+        community = import_community(session, ladder_id, header)
         repo = ProfileRepository(session)
         at = now()
         for item in profiles:
-            repo.put(item.player, item.name, item.country, at)
+            repo.put(community, item.player, item.name, item.country, at)
         return len(profiles)
 
     return db.run(work) if profiles else 0
@@ -352,6 +374,7 @@ def ensure_ladder(db: Database, ladder_id: str, header: dict[str, Any] | None) -
             system=str(header.get("system", "")),
             params=header.get("params"),
             title=header.get("title"),
+            community=db.run(lambda session: import_community(session, ladder_id, header)),
         ),
     )
     for season in header_seasons(header):
@@ -410,6 +433,8 @@ def write_export(db: Database, ladder_id: str, out: TextIO) -> int:
         header: dict[str, Any] = {"id": ladder.id, "system": ladder.system, "params": ladder.params}
         if ladder.title:
             header["title"] = ladder.title
+        if ladder.community != DEFAULT_COMMUNITY:  # files of the default one are as before
+            header["community"] = ladder.community
         if ladder.seasons:  # their resets are part of the history (SYSTEMS.md "Seasons")
             header["seasons"] = [
                 {k: v for k, v in season.items() if k not in seasons.MARKS}

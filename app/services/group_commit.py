@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.database import Database
-from app.core.errors import DomainError, Invalid, NotFound
+from app.core.errors import Conflict, DomainError, Invalid, NotFound
 from app.core.shutdown import CURRENT, Fanout, InFlight
 from app.services import feed
 from app.services.auth import ADMIN, Caller
@@ -125,7 +125,7 @@ def record_group(
             return results
         try:
             write = unit.ladder_unless_busy(ladder_id)
-        except NotFound as exc:
+        except (NotFound, Conflict) as exc:  # no such ladder, or an archived one
             return [exc if i in taken else result for i, result in enumerate(results)]
         if write is None:
             return results

@@ -8,12 +8,14 @@ from sqlalchemy.orm import Session
 
 from app.core import metrics
 from app.core.database import Database
-from app.core.errors import Conflict, NotFound
+from app.core.errors import Conflict, Invalid, NotFound
 from app.engine import ranked
 from app.engine.protocols import SystemInfo
 from app.engine.registry import SYSTEMS
 from app.models import Ladder
+from app.repositories.keys import KeyRepository
 from app.repositories.ladders import LadderRepository
+from app.repositories.webhooks import WebhookRepository
 from app.schemas.ladders import LadderChanged, LadderIn, LadderList, LadderOut, LadderPatch
 from app.schemas.systems import SystemOut
 from app.services import feed
@@ -26,6 +28,7 @@ from app.services.runtime import (
     get_system,
     now,
     plain,
+    refuse_archived,
     require_ladder,
 )
 from app.services.unit_of_work import Lock, UnitOfWork, run_write
@@ -67,6 +70,7 @@ def _out(ladder: Ladder, counts: dict[str, int]) -> LadderOut:
     return LadderOut(
         id=ladder.id,
         system=ladder.system,
+        community=ladder.community,
         kind=get_system(ladder.system).info.kind,
         title=ladder.title,
         params=ladder.params,
@@ -76,6 +80,7 @@ def _out(ladder: Ladder, counts: dict[str, int]) -> LadderOut:
         created_at=ladder.created_at,
         updated_at=ladder.updated_at,
         feed_cursor=ladder.feed_cursor or 0,
+        archived_at=ladder.archived_at,
     )
 
 
@@ -92,6 +97,7 @@ def create_ladder(db: Database, body: LadderIn) -> LadderOut:
             id=body.id,
             system=body.system,
             title=body.title,
+            community=body.community,
             params=params,
             state=plain(runtime.rater.initial_ladder_state()),
             created_at=stamp,
@@ -127,15 +133,36 @@ def list_ladders(
     return db.run(work, write=False)
 
 
+def delete_ladder(db: Database, ladder_id: str) -> None:
+    """Delete the ladder and its whole history in one transaction, holding its lock
+    exclusively (writes to it wait, then find it gone). Keys and webhooks limited to it
+    forget it; its community's profiles stay."""
+
+    def work(unit: UnitOfWork) -> None:
+        unit.ladder(ladder_id, archived=True)  # locked, or 404
+        LadderRepository(unit.session).delete(ladder_id)
+        KeyRepository(unit.session).forget_ladder(ladder_id)
+        WebhookRepository(unit.session).forget_ladder(ladder_id)
+
+    run_write(db, work, lock=Lock.EXCLUSIVE)
+
+
 def change_ladder(
     db: Database, ladder_id: str, body: LadderPatch, caller: Caller = ADMIN
 ) -> LadderChanged:
     """New parameters recompute the whole ladder under them (a federation's rule change)."""
 
+    if body.archived is not None and (body.title is not None or body.params is not None):
+        raise Invalid.at(("archived",), "archive or un-archive a ladder alone: no title or params")
+
     def work(unit: UnitOfWork) -> tuple[LadderChanged, str]:
         unit.admit(caller, ladder_id)
-        write = unit.ladder(ladder_id)
+        write = unit.ladder(ladder_id, archived=True)
         ladder = write.ladder
+        if body.archived is None:
+            refuse_archived(ladder)  # a new title or parameters for an archived ladder
+        else:
+            ladder.archived_at = (ladder.archived_at or now()) if body.archived else None
         if body.title is not None:
             ladder.title = body.title
         recomputed = (0, 0)

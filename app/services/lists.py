@@ -88,7 +88,7 @@ def list_events(
         total, events = _page(session, ladder_id, kind, f, limit, offset)
         changes = EventRepository(session).changes_of_events([e.seq for e in events])
         items = [event_out(runtime, e, changes[e.seq]) for e in events]
-        name_changes(session, items)
+        name_changes(session, ladder.community, items)
         if kind == GAME:
             return GameList(total=total, items=[i for i in items if isinstance(i, GameOut)])
         return TournamentList(total=total, items=[i for i in items if isinstance(i, TournamentOut)])
@@ -107,7 +107,7 @@ def list_players(
         runtime = runtime_for(ladder)
         repo = RatingRepository(session)
         total, players = repo.players_page(ladder_id, search, limit, offset)
-        profiles = profiles_of(session, players)
+        profiles = profiles_of(session, ladder.community, players)
         items = {player: PlayerItem(player=player, ratings=[]) for player in players}
         if runtime.plain:
             for position, row in repo.with_positions(ladder_id, players, runtime.info.rank_by):

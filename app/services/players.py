@@ -35,10 +35,10 @@ from app.schemas.players import (
 )
 from app.schemas.profiles import LadderRatingOut, PlayerProfileOut
 from app.services import feed, snapshots
-from app.services.auth import ADMIN, Caller
+from app.services.auth import ADMIN, Caller, Principal
 from app.services.conversion import ADJUSTMENT, adjustment_body, adjustment_to_engine
 from app.services.history import NewEvent, ladder_state_as_of, record
-from app.services.profiles import name_and_country, profiles_of
+from app.services.profiles import name_and_country, profiles_of, require_own, unknown_player
 from app.services.runtime import Runtime, now, require_ladder, runtime_for
 from app.services.seasons import EVENT_POINTS
 from app.services.unit_of_work import UnitOfWork, run_write
@@ -214,7 +214,7 @@ def _player(session: Session, ladder: Ladder, player: str, as_of: datetime | Non
             player=player,
             ladder=ladder_id,
             ratings=[entry_out(e, positions.get((e.player, e.faction))) for e in found],
-            **_profile_fields(session, player),
+            **_profile_fields(session, ladder.community, player),
         )
     if as_of is not None:
         board = snapshots.ranked(
@@ -227,7 +227,7 @@ def _player(session: Session, ladder: Ladder, player: str, as_of: datetime | Non
             player=player,
             ladder=ladder_id,
             ratings=[entry_out(e, pos) for pos, e in sorted(mine, key=_by_faction)],
-            **_profile_fields(session, player),
+            **_profile_fields(session, ladder.community, player),
         )
     repo = RatingRepository(session)
     rows = repo.of_player(ladder_id, player)
@@ -239,12 +239,12 @@ def _player(session: Session, ladder: Ladder, player: str, as_of: datetime | Non
         ratings=[
             rating_out(row, repo.position(ladder_id, row, runtime.info.rank_by)) for row in rows
         ],
-        **_profile_fields(session, player),
+        **_profile_fields(session, ladder.community, player),
     )
 
 
-def _profile_fields(session: Session, player: str) -> dict[str, str | None]:
-    name, country = name_and_country(profiles_of(session, [player]), player)
+def _profile_fields(session: Session, community: str, player: str) -> dict[str, str | None]:
+    name, country = name_and_country(profiles_of(session, community, [player]), player)
     return {"name": name, "country": country}
 
 
@@ -309,7 +309,7 @@ def get_history(
     as_of: datetime | None = None,
 ) -> HistoryOut:
     def work(session: Session) -> HistoryOut:
-        require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
+        ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         if not RatingRepository(session).of_player(ladder_id, player):
             raise NotFound(f"player {player!r} has no rating in ladder {ladder_id!r}")
         voided = [
@@ -332,7 +332,7 @@ def get_history(
             ladder=ladder_id,
             total=total,
             entries=entries,
-            **_profile_fields(session, player),
+            **_profile_fields(session, ladder.community, player),
         )
 
     return db.run(work, write=False)
@@ -413,7 +413,7 @@ def _board_as_of_in_sql(
         active_since=f.active_since,
         faction=f.faction,
         min_games=f.min_games,
-        players=None if f.country is None else players_of_country(f.country),
+        players=None if f.country is None else players_of_country(ladder.community, f.country),
     )
     if around is not None:
         index = changes.index_in_board_as_of(ladder.id, at, board, around)
@@ -450,7 +450,11 @@ def _board_as_of_decoded(
     around: str | None,
 ) -> tuple[int, list[tuple[int, snapshots.Entry]]]:
     f = board_filter
-    nationals = None if f.country is None else ProfileRepository(session).players_of(f.country)
+    nationals = (
+        None
+        if f.country is None
+        else ProfileRepository(session).players_of(ladder.community, f.country)
+    )
     entries = [
         e
         for e in snapshots.as_of(session, ladder, runtime, at)
@@ -554,7 +558,11 @@ def _board_ranked(
     """A board with ranked play: every rating read at ``at`` (decayed, provisional, its
     division), filtered, ranked among those listed, ordered and paged here."""
     f = board_filter
-    nationals = None if f.country is None else ProfileRepository(session).players_of(f.country)
+    nationals = (
+        None
+        if f.country is None
+        else ProfileRepository(session).players_of(ladder.community, f.country)
+    )
     entries = [
         e
         for e in ranked_entries(session, ladder, runtime, at, as_of)
@@ -633,7 +641,11 @@ def _board_season(
         ]
         rank_by = snapshots.POINTS
     f = board_filter
-    nationals = None if f.country is None else ProfileRepository(session).players_of(f.country)
+    nationals = (
+        None
+        if f.country is None
+        else ProfileRepository(session).players_of(ladder.community, f.country)
+    )
     listed = [
         e
         for e in entries
@@ -668,6 +680,7 @@ def _circuit_points(
 def _board_now(
     session: Session,
     ladder_id: str,
+    community: str,
     rank_by: str,
     board_filter: BoardFilter,
     *,
@@ -678,7 +691,7 @@ def _board_now(
     """The stored (present) leaderboard, paged in SQL."""
     repo = RatingRepository(session)
     f = board_filter
-    players = None if f.country is None else players_of_country(f.country)
+    players = None if f.country is None else players_of_country(community, f.country)
 
     def page(limit: int, offset: int) -> tuple[int, list[tuple[int, PlayerRating]]]:
         return repo.leaderboard(
@@ -797,6 +810,7 @@ def get_leaderboard(
             else _board_now(
                 session,
                 ladder_id,
+                ladder.community,
                 info.rank_by,
                 board_filter,
                 limit=limit,
@@ -804,7 +818,7 @@ def get_leaderboard(
                 around=around,
             )
         )
-        profiles = profiles_of(session, {e.player for e in entries})
+        profiles = profiles_of(session, ladder.community, {e.player for e in entries})
         for entry in entries:
             entry.name, entry.country = name_and_country(profiles, entry.player)
         _with_event_statistics(session, ladder, entries, None, as_of)
@@ -862,18 +876,20 @@ def _days_before(reference: datetime, days: int) -> datetime | None:
         return None
 
 
-def get_profile(db: Database, player: str, sees: Callable[[str], bool]) -> PlayerProfileOut:
-    """The profile and the player's ratings in every ladder ``sees`` admits (404 when the
-    caller would see neither)."""
+def get_profile(db: Database, caller: Principal, community: str, player: str) -> PlayerProfileOut:
+    """The player's profile in ``community`` and its ratings in every ladder of the community
+    the caller sees: 404 for a player that is not the caller's (profiles.require_own) or has
+    neither, the same answer as for an unknown id."""
 
     def work(session: Session) -> PlayerProfileOut:
-        profile = ProfileRepository(session).get(player)
+        require_own(session, caller, community, player)
+        profile = ProfileRepository(session).get(community, player)
         repo = RatingRepository(session)
         ladders = LadderRepository(session)
         ratings: list[LadderRatingOut] = []
         ranked_done: set[str] = set()
-        for row in repo.of_player_everywhere(player):
-            if not sees(row.ladder_id):
+        for row in repo.of_player_everywhere(community, player):
+            if not caller.sees(row.ladder_id):
                 continue
             ladder = require_ladder(ladders.get(row.ladder_id), row.ladder_id)
             runtime = runtime_for(ladder)
@@ -890,9 +906,10 @@ def get_profile(db: Database, player: str, sees: Callable[[str], bool]) -> Playe
             _with_event_statistics(session, ladder, [rating], player, None)
             ratings.append(rating)
         if profile is None and not ratings:
-            raise NotFound(f"player {player!r} has no profile and no rating you may read")
+            raise unknown_player(community, player)
         return PlayerProfileOut(
             player=player,
+            community=community,
             name=profile.name if profile else None,
             country=profile.country if profile else None,
             ratings=ratings,

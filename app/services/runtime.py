@@ -12,7 +12,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from app.core.errors import FieldError, Invalid, NotFound
+from app.core.errors import Conflict, FieldError, Invalid, NotFound
 from app.engine import ranked, schedule
 from app.engine.errors import InvalidEvent, InvalidParameter
 from app.engine.ledger import shown
@@ -374,3 +374,12 @@ def require_ladder(ladder: Ladder | None, ladder_id: str) -> Ladder:
     if ladder is None:
         raise NotFound(f"ladder {ladder_id!r} does not exist")
     return ladder
+
+
+def refuse_archived(ladder: Ladder) -> None:
+    """An archived ladder is read-only: every write to it is a 409 naming the rule."""
+    if ladder.archived_at is not None:
+        raise Conflict(
+            f"ladder {ladder.id!r} is archived, and an archived ladder is read-only "
+            '(PATCH it with {"archived": false} to write to it again)'
+        )

@@ -19,7 +19,7 @@ from app.repositories.ladders import LadderRepository
 from app.repositories.tournaments import TournamentRepository
 from app.schemas.tournaments import PlayerStanding, StandingsOut, TeamsIn, TeamsOut, TeamStanding
 from app.services.profiles import name_and_country, profiles_of
-from app.services.runtime import require_ladder, runtime_for
+from app.services.runtime import refuse_archived, require_ladder, runtime_for
 
 PRIMARY = "primary"
 SECONDARY = "secondary"
@@ -45,7 +45,7 @@ def _positions(keys: Iterable[tuple[float, float]]) -> list[int]:
 
 def standings(db: Database, ladder_id: str, tournament: str) -> StandingsOut:
     def work(session: Session) -> StandingsOut:
-        _points_ladder(session, ladder_id)
+        ladder = _points_ladder(session, ladder_id)
         repo = TournamentRepository(session)
         changes = repo.game_changes(ladder_id, tournament)
         if not changes:
@@ -67,7 +67,7 @@ def standings(db: Database, ladder_id: str, tournament: str) -> StandingsOut:
             team_totals[team][1] += totals[player][1] if player in totals else 0.0
         team_order = sorted(team_totals, key=lambda t: (-team_totals[t][0], -team_totals[t][1], t))
         team_positions = _positions((team_totals[t][0], team_totals[t][1]) for t in team_order)
-        profiles = profiles_of(session, players)
+        profiles = profiles_of(session, ladder.community, players)
         shown = {player: name_and_country(profiles, player) for player in players}
         return StandingsOut(
             ladder=ladder_id,
@@ -104,7 +104,7 @@ def set_teams(db: Database, ladder_id: str, tournament: str, body: TeamsIn) -> T
     """Declare (replace) the tournament's teams."""
 
     def work(session: Session) -> TeamsOut:
-        _points_ladder(session, ladder_id)
+        refuse_archived(_points_ladder(session, ladder_id))
         members = {p: team for team, players in body.teams.items() for p in players}
         TournamentRepository(session).replace_teams(ladder_id, tournament, members)
         return TeamsOut(

@@ -57,7 +57,7 @@ from app.repositories.ladders import LadderRepository
 from app.repositories.ratings import RatingKey, RatingRepository
 from app.services.auth import Admission, Caller, Principal
 from app.services.feed import Moved, Published
-from app.services.runtime import Runtime, fresh_row, now, runtime_for
+from app.services.runtime import Runtime, fresh_row, now, refuse_archived, runtime_for
 
 T = TypeVar("T")
 
@@ -221,16 +221,20 @@ class UnitOfWork:
         """The caller's principal for a write to ``ladder_id`` (401, 403, 404 or 429)."""
         return self.admission.admit_one(caller, ladder_id)
 
-    def ladder(self, ladder_id: str) -> LadderWrite:
-        """The ladder, locked at the unit's lock (shared or exclusive) and read, once; 404."""
+    def ladder(self, ladder_id: str, *, archived: bool = False) -> LadderWrite:
+        """The ladder, locked at the unit's lock (shared or exclusive) and read, once; 404,
+        and 409 for an archived ladder unless ``archived`` (the work may touch one: un-archiving,
+        deleting, an operator's recomputation)."""
         found = self._ladders.get(ladder_id)
-        if found is not None:
-            return found
-        exclusive = self.lock is Lock.EXCLUSIVE
-        ladder = LadderRepository(self.session).get_locked(ladder_id, exclusive=exclusive)
-        if ladder is None:
-            raise NotFound(f"ladder {ladder_id!r} does not exist")
-        return self._open(ladder)
+        if found is None:
+            exclusive = self.lock is Lock.EXCLUSIVE
+            ladder = LadderRepository(self.session).get_locked(ladder_id, exclusive=exclusive)
+            if ladder is None:
+                raise NotFound(f"ladder {ladder_id!r} does not exist")
+            found = self._open(ladder)
+        if not archived:
+            refuse_archived(found.ladder)
+        return found
 
     def ladder_unless_busy(self, ladder_id: str) -> LadderWrite | None:
         """The ladder shared, unless another write holds it exclusively (then None, at once:
@@ -238,6 +242,7 @@ class UnitOfWork:
         taken, ladder = LadderRepository(self.session).try_lock_shared_and_get(ladder_id)
         if ladder is None:
             raise NotFound(f"ladder {ladder_id!r} does not exist")
+        refuse_archived(ladder)
         return self._open(ladder) if taken else None
 
     def reopen(self, ladder: Ladder) -> LadderWrite:

@@ -35,7 +35,7 @@ from app.schemas.webhooks import (
     WebhookList,
     WebhookOut,
 )
-from app.services.auth import ALL_LADDERS, Principal
+from app.services.auth import Principal
 from app.services.runtime import now
 
 SECRET_PREFIX = "whsec_"
@@ -94,8 +94,11 @@ def create_webhook(
 ) -> WebhookCreated:
     ladders = body.ladders
     if not caller.is_admin:
-        if ladders is None and ALL_LADDERS not in caller.ladders:
-            ladders = sorted(caller.ladders)
+        visible = caller.visible_ladders()
+        # A limited key's webhook hears of its ladders only (a key of communities: the
+        # ladders they hold now), never of every ladder.
+        if ladders is None and visible is not None:
+            ladders = sorted(visible)
         outside = [ladder for ladder in ladders or () if not caller.sees(ladder)]
         if outside:
             raise Forbidden(f"this key may not manage ladders {outside}")

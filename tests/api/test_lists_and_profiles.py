@@ -252,7 +252,8 @@ async def test_profile_put_and_get(client: httpx.AsyncClient) -> None:
     await post_game(client, game("club", "g1", {"ann": 1, "bob": 2}, minutes=1))
     await post_game(client, game("other", "h1", {"bob": 1, "ann": 2}, minutes=1))
     put = await client.put("/players/ann", json={"name": "Ann Smith", "country": "FR"})
-    assert await _ok(put) == {"player": "ann", "name": "Ann Smith", "country": "FR"}
+    expected = {"player": "ann", "community": "default", "name": "Ann Smith", "country": "FR"}
+    assert await _ok(put) == expected
     profile = await _ok(await client.get("/players/ann"))
     assert (profile["name"], profile["country"]) == ("Ann Smith", "FR")
     assert [(r["ladder"], r["rating"], r["position"]) for r in profile["ratings"]] == [
@@ -273,7 +274,7 @@ async def test_profile_put_and_get(client: httpx.AsyncClient) -> None:
     assert (await _ok(await client.get("/players/newcomer")))["ratings"] == []
     # The body is the whole profile: what it leaves out is cleared.
     assert await _ok(await client.put("/players/ann", json={"name": "Ann"})) == {
-        "player": "ann", "name": "Ann", "country": None,
+        "player": "ann", "community": "default", "name": "Ann", "country": None,
     }  # fmt: skip
     assert (await _ok(await client.get("/players/ann")))["country"] is None
 

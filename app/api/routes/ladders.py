@@ -15,7 +15,7 @@ from app.api.deps import (
     Reader,
     charge,
 )
-from app.core.errors import Forbidden
+from app.core.errors import Forbidden, Invalid
 from app.core.logging import note
 from app.schemas.common import (
     DEFAULT_PAGE_SIZE,
@@ -47,8 +47,10 @@ LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 )
 def create_ladder(body: LadderIn, db: DB, caller: LadderAdmin) -> LadderOut:
     """Create a rating pool with one system and fixed parameters (defaults filled in)."""
-    if not caller.sees(body.id):
-        raise Forbidden(f"this key may not create ladder {body.id!r}")
+    if not caller.may_create(body.id, body.community):
+        raise Forbidden(
+            f"this key may not create ladder {body.id!r} in community {body.community!r}"
+        )
     return service.create_ladder(db, body)
 
 
@@ -59,7 +61,7 @@ def list_ladders(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> LadderList:
-    only = None if caller.sees("*") else caller.ladders
+    only = caller.visible_ladders()
     return service.list_ladders(db, limit, offset, only)
 
 
@@ -78,6 +80,29 @@ def update_ladder(
     out = service.change_ladder(db, ladder, body, caller)
     charge_rerated(db, settings, caller, out.recomputed_events)
     return out
+
+
+@router.delete("/ladders/{ladder}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_ladder(
+    ladder: LadderId,
+    db: DB,
+    caller: LadderAdmin,
+    confirm: Annotated[
+        str | None,
+        Query(max_length=100, description="The ladder's id again: deletion cannot be undone."),
+    ] = None,
+) -> Response:
+    """Delete the ladder and its whole history (admin token only; ``?confirm=`` repeats the
+    ladder's id). Its players' profiles stay: they are its community's."""
+    note(ladder=ladder)
+    if not caller.is_admin:
+        raise Forbidden("only the admin token deletes a ladder")
+    if confirm != ladder:
+        raise Invalid.at(
+            ("confirm",), f"must be the ladder's id ({ladder!r}): deleting it cannot be undone"
+        )
+    service.delete_ladder(db, ladder)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post("/ladders/{ladder}/whatif", response_model=WhatIfOut)

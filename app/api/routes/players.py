@@ -20,6 +20,7 @@ from app.api.deps import (
 from app.api.query import LadderId, Limit, Offset, PlayerId, QueryTime, utc
 from app.core.errors import Invalid
 from app.core.logging import note
+from app.models.tables import DEFAULT_COMMUNITY
 from app.schemas.common import (
     DEFAULT_PAGE_SIZE,
     IDENTIFIER_PATTERN,
@@ -250,19 +251,38 @@ def list_players(
     return lists.list_players(db, ladder, search, limit, offset)
 
 
+Community = Annotated[
+    str,
+    Query(
+        pattern=IDENTIFIER_PATTERN,
+        max_length=100,
+        description='The community whose player this is (API.md "Communities").',
+    ),
+]
+
+
 @router.put("/players/{player}", response_model=ProfileOut, tags=["profiles"])
-def set_profile(player: PlayerId, body: ProfileIn, db: DB, caller: LadderAdmin) -> ProfileOut:
-    """Set the player's profile, shared by every ladder: ``name`` (1-200 characters) and
-    ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field left out is
-    cleared. Profiles are not history: setting one recomputes nothing."""
-    return profiles.put_profile(db, player, body)
+def set_profile(
+    player: PlayerId,
+    body: ProfileIn,
+    db: DB,
+    caller: LadderAdmin,
+    community: Community = DEFAULT_COMMUNITY,
+) -> ProfileOut:
+    """Set the player's profile in ``community``, shared by its ladders: ``name`` (1-200
+    characters) and ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field
+    left out is cleared. Profiles are not history: setting one recomputes nothing. A key sets
+    only its own players' profiles (404 otherwise, as for an unknown player)."""
+    return profiles.put_profile(db, caller, community, player, body)
 
 
 @router.get("/players/{player}", response_model=PlayerProfileOut, tags=["profiles"])
-def get_profile(player: PlayerId, db: DB, caller: Reader) -> PlayerProfileOut:
-    """The player's profile and its ratings in every ladder the caller may read (404 when
-    the player has neither a profile nor such a rating)."""
-    return service.get_profile(db, player, caller.sees)
+def get_profile(
+    player: PlayerId, db: DB, caller: Reader, community: Community = DEFAULT_COMMUNITY
+) -> PlayerProfileOut:
+    """The player's profile in ``community`` and its ratings in every ladder of it the caller
+    may read (404 when the player has neither, or is not the caller's)."""
+    return service.get_profile(db, caller, community, player)
 
 
 @router.post("/predictions", response_model=PredictionOut | TeamPredictionOut, tags=["predictions"])
