@@ -137,7 +137,7 @@ async def create_game(
         submit = functools.partial(service.submit_game, db, body, caller=caller, dry_run=dry_run)
         result = await anyio.to_thread.run_sync(submit)
     else:
-        result = await service.submit_game_grouped(context.committer, body, caller)
+        result = await service.submit_game_grouped(context.committer, context.late, body, caller)
     assert isinstance(result.body, GameOut)
     # The body is already a validated GameOut: serialised here, FastAPI does not validate
     # it a second time (``response_model`` still documents it).
