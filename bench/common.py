@@ -155,7 +155,7 @@ def command(*argv):
     except SystemExit as exc:
         if exc.code:
             raise
-cli.main(["migrate"])
+command("migrate")
 began = time.perf_counter()
 command("import", sys.argv[1], "--ladder", sys.argv[2])
 print(json.dumps({"app": app.__file__, "import_s": time.perf_counter() - began}))

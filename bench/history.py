@@ -81,7 +81,11 @@ def ratings(ladder):
     return {"ratings": len(rows), "sha256": digest.hexdigest()[:16]}
 
 path, ladder = sys.argv[1:3]
-cli.main(["migrate"])
+try:
+    cli.main(["migrate"])  # exits 0 when done
+except SystemExit as exc:
+    if exc.code:
+        raise
 out = {"app": app.__file__, "import": timed("import", path, "--ladder", ladder)}
 out["after_import"] = ratings(ladder)
 out["recompute"] = timed("recompute", ladder)

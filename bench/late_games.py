@@ -3,6 +3,7 @@ depends on it, and how other players' games fare meanwhile.
 
     flock /tmp/bench.lock .venv/bin/python bench/late_games.py [--games 100000]
         [--players 20000] [--databases sqlite,postgresql] [--samples 3] [--against REV]
+        [--burst K]
 
 Per database and build: a fresh database, the seeded elo ladder of ``history_data.py`` (two
 players a game, 30 s apart) imported with the build's ``ratings import``, and two servers of
@@ -13,6 +14,10 @@ neighbouring stored games, 1 s before the later one, so both have later games. T
 goes to one server while a writer sends ordinary games between fresh players to the other,
 one at a time, from 1 s before to 1 s after. Checked: ``recomputed_events`` equals the cone
 computed from the generated games alone.
+
+``--burst K`` (issue 39's far-back writes on a hot ladder; use few players, e.g. 40): instead,
+per sample and build, K late games at once, each 1 day back at its own place, half to each
+server; each one's seconds and the time until the last is answered.
 """
 
 from __future__ import annotations
@@ -258,6 +263,99 @@ def run_database(
             common.drop_database(database, f"bench_late_{n}", work)
 
 
+def burst(servers: tuple[Server, Server], bodies: list[dict[str, Any]]) -> dict[str, Any]:
+    """The late games at once, alternately to each server; each one's seconds, the last's."""
+    seconds: list[float] = [0.0] * len(bodies)
+    events: list[int] = [0] * len(bodies)
+
+    def send(n: int) -> None:
+        with common.admin_client(servers[n % 2].base) as client:
+            began = time.monotonic()
+            response = client.post("/games", json=bodies[n])
+            seconds[n] = time.monotonic() - began
+            response.raise_for_status()
+            events[n] = response.json()["recomputed_events"]
+
+    threads = [threading.Thread(target=send, args=(n,)) for n in range(len(bodies))]
+    began = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {"seconds": seconds, "all_seconds": time.monotonic() - began, "events": events}
+
+
+def run_bursts(
+    database: str,
+    built: list[Build],
+    games: list[dict[str, Any]],
+    path: Path,
+    size: int,
+    samples: int,
+    report: dict[str, Any],
+    work: Path,
+) -> None:
+    servers: dict[str, tuple[Server, Server]] = {}
+    back = LATENESS["1 day"]
+    try:
+        for n, build in enumerate(built):
+            schema = f"bench_late_{n}"
+            url = common.database_url(database, schema, work)
+            report["imports"][f"{database}/{build.label}"] = common.import_history(
+                build, url, path, LADDER
+            )
+            env = {"RATINGS_DATABASE_URL": url, "RATINGS_LOG_LEVEL": "WARNING"}
+            pair = tuple(Server(f"late-{database}-{n}-{i}", build, env, work) for i in (0, 1))
+            servers[build.label] = pair  # type: ignore[assignment]
+            for server in pair:
+                server.start()
+        for k in range(samples):
+            places_ = [len(games) - 1 - back - STRIDE * (k * size + m) for m in range(size)]
+            bodies = [late_body(games, index) for index in places_]
+            for build in common.in_turn(k, built):
+                result = burst(servers[build.label], bodies)
+                row = {"database": database, "sample": k, "build": build.label, **result}
+                report["runs"].append(row)
+                print(
+                    f"{database} {build.label} burst of {size}: p50 "
+                    f"{statistics.median(result['seconds']):.2f} s, all "
+                    f"{result['all_seconds']:.2f} s",
+                    flush=True,
+                )
+    finally:
+        for pair in servers.values():
+            for server in pair:
+                server.stop()
+        for n in range(len(built)):
+            common.drop_database(database, f"bench_late_{n}", work)
+
+
+def burst_markdown(report: dict[str, Any]) -> str:
+    cfg, rows = report["config"], report["runs"]
+    lines = common.header("Late games at once", report)
+    lines += [
+        f"An elo ladder of {cfg['games']:,} two-player games among {cfg['players']:,} players; "
+        f"two servers of one worker each; {cfg['burst']} late games (1 day back) sent at once, "
+        "half to each server.",
+        "",
+        "| database | build | each game's seconds, p50 / max | until the last, seconds |",
+        "|---|---|---|---|",
+    ]
+    for database in cfg["databases"].split(","):
+        for build in [b["label"] for b in report["builds"]]:
+            mine = [r for r in rows if r["database"] == database and r["build"] == build]
+            each = [s for r in mine for s in r["seconds"]]
+            if not each:
+                continue
+            last = ", ".join(f"{r['all_seconds']:.2f}" for r in mine)
+            lines.append(
+                f"| {database} | {build} | {statistics.median(each):.2f} / {max(each):.2f} | "
+                f"{last} |"
+            )
+    lines.append("")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -265,10 +363,23 @@ def main() -> int:
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--samples", type=int, default=3, help="late games per lateness")
     parser.add_argument("--results", type=Path, default=common.RESULTS)
+    parser.add_argument("--burst", type=int, default=0, help="late games sent at once")
     common.add_against(parser)
     args = parser.parse_args()
     ds = data.Dataset(LADDER, "elo", {"k": 32}, args.games, 2, args.players, 1)
     games = list(data.bodies(ds))
+    if args.burst:
+        with common.builds(args.against) as built, tempfile.TemporaryDirectory() as tmp:
+            report = common.new_report("late games at once", args, built)
+            report["imports"], report["runs"] = {}, []
+            path = Path(tmp) / "ladder.jsonl"
+            data.generate(ds, path)
+            for database in args.databases.split(","):
+                run_bursts(
+                    database, built, games, path, args.burst, args.samples, report, Path(tmp)
+                )
+        common.write_results("late_burst", report, burst_markdown(report), args.results)
+        return 0
     chosen = places(args.games, args.samples)
     expected = expected_cones(games, chosen)
     with common.builds(args.against) as built, tempfile.TemporaryDirectory() as tmp:

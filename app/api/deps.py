@@ -17,7 +17,7 @@ from app.core.errors import Forbidden, Invalid, Unauthorized
 from app.core.settings import Settings
 from app.services import auth
 from app.services.auth import Principal
-from app.services.group_commit import GroupCommitter
+from app.services.group_commit import GroupCommitter, LateCommitters
 from app.services.runtime import refuse_future
 
 T = TypeVar("T")
@@ -182,12 +182,13 @@ async def authenticate_early(request: Request) -> None:
 @dataclass(frozen=True, slots=True)
 class WriteContext:
     """What ``POST /games`` needs: the caller (to hold ``results:write``), the database, the
-    settings and the app's group committer."""
+    settings and the app's group committers (new games; late games)."""
 
     caller: auth.Caller
     db: Database
     settings: Settings
     committer: GroupCommitter
+    late: LateCommitters
 
 
 @_authenticator
@@ -201,7 +202,10 @@ async def results_write_context(request: Request, credentials: Credentials) -> W
     if isinstance(caller, auth.KeyClaim):
         request.state.claim = caller
     committer = _per_app(request, "committer", lambda: GroupCommitter(db, settings.write_group_max))
-    return WriteContext(caller, db, settings, committer)
+    late = _per_app(
+        request, "late_committers", lambda: LateCommitters(db, settings.write_group_max)
+    )
+    return WriteContext(caller, db, settings, committer, late)
 
 
 async def heavy_slots(request: Request, settings: AppSettings) -> HeavySlots:

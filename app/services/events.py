@@ -30,7 +30,7 @@ from app.services.conversion import (
     tournament_time,
     tournament_to_engine,
 )
-from app.services.group_commit import GroupCommitter
+from app.services.group_commit import GroupCommitter, LateCommitters
 from app.services.history import NewEvent, record, rerate, states_as_of, validate
 from app.services.runtime import (
     Runtime,
@@ -43,11 +43,13 @@ from app.services.runtime import (
 )
 from app.services.unit_of_work import (
     Created,
+    Deferred,
     Existing,
     LadderWrite,
     Lock,
     Recomputed,
     UnitOfWork,
+    Why,
     run_write,
 )
 
@@ -362,21 +364,31 @@ def submit_game(
 
 
 async def submit_game_grouped(
-    committer: GroupCommitter, body: GameIn, caller: Caller = ADMIN
+    committer: GroupCommitter, late: LateCommitters, body: GameIn, caller: Caller = ADMIN
 ) -> Submitted:
     """POST /games under load: recorded together with the games arriving beside it.
 
-    What the group hands back (a late game, a repeated id, a ladder-wide system, ...) is
-    recorded on its own, in a worker thread, starting where the group found it must
+    A late game the group hands back queues on ``late``, to be recorded with the late games
+    of its ladder that arrive meanwhile (one recomputation for all). What else is handed
+    back (a repeated id, a ladder-wide system, ...) is recorded on its own, in a worker
+    thread, starting where the group found it must
     (:class:`~app.services.unit_of_work.Deferred`).
     """
     new = new_game_event(body)
     recorded = await committer.submit(new, caller)
+    if isinstance(recorded, Deferred) and recorded.why is Why.LATE:
+        recorded = await late.submit(new, caller)
     if isinstance(recorded, DomainError):
         raise recorded
     if isinstance(recorded, Created):
         metrics.record_applied(body.ladder, recorded.runtime.info.id, new.kind)
         return Submitted(201, _answer(new, recorded.seq, recorded.changes, recorded.runtime))
+    if isinstance(recorded, Recomputed):  # its shared recomputation is counted once, there
+        metrics.record_applied(body.ladder, recorded.runtime.info.id, new.kind)
+        counts = (recorded.events, recorded.players)
+        return Submitted(
+            201, _answer(new, recorded.seq, recorded.changes, recorded.runtime, *counts)
+        )
     one_by_one = functools.partial(
         _submit, committer.db, new, caller, dry_run=False, late=recorded.late, lock=recorded.lock
     )

@@ -15,7 +15,7 @@ write created, ``after`` null for one it removed (every result it had was voided
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -130,6 +130,10 @@ class Moved:
             self.ratings[key] = [before, after]
         else:
             found[1] = after
+
+    def only(self, keys: Iterable[RatingKey]) -> Moved:
+        """The moves of ``keys`` alone."""
+        return Moved({key: self.ratings[key] for key in keys if key in self.ratings})
 
     def listed(self) -> list[dict[str, Any]]:
         """The item's ``ratings``: those whose entry changed, by player and faction."""

@@ -10,6 +10,10 @@ once (no waiting for company), so latency at low load is unchanged. The app owns
 committer (``app.state``), created on first use.
 
 Nothing is acknowledged before its commit: a waiter learns its result only after it.
+
+Late games, handed back by a group, queue again, per ladder (:class:`LateCommitters`): those
+that arrive while a recomputation runs are recorded together by the next, one recomputation
+from the earliest instead of one each.
 """
 
 from __future__ import annotations
@@ -18,16 +22,17 @@ import asyncio
 import logging
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from app.core import metrics
 from app.core.database import Database
 from app.core.errors import Conflict, DomainError, Invalid, NotFound
 from app.core.shutdown import CURRENT, Fanout, InFlight
 from app.services import feed
 from app.services.auth import ADMIN, Caller
-from app.services.history import Appended, NewEvent, append_group
-from app.services.unit_of_work import Created, Deferred, UnitOfWork, Why, run_write
+from app.services.history import Appended, NewEvent, append_group, record_late
+from app.services.unit_of_work import Created, Deferred, Recomputed, UnitOfWork, Why, run_write
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +50,19 @@ class _Waiter:
     request: InFlight | None
 
 
-class GroupCommitter:
-    """One per app: a queue of games and the thread that writes them."""
+#: How a committer records one ladder's share of what it took: ``record_group`` or
+#: ``record_late_group``.
+Recorder = Callable[[Database, str, Sequence[NewEvent], Sequence[Caller]], list[Appended]]
 
-    def __init__(self, db: Database, max_group: int) -> None:
+
+class GroupCommitter:
+    """One per app and kind (new games, late games): a queue of games and the thread that
+    writes them."""
+
+    def __init__(self, db: Database, max_group: int, record: Recorder | None = None) -> None:
         self.db = db
         self.max_group = max_group
+        self.record: Recorder = record or record_group
         self._wake = threading.Condition()
         self._queue: deque[_Waiter] = deque()
         self._writer: threading.Thread | None = None
@@ -65,7 +77,7 @@ class GroupCommitter:
             self._queue.append(_Waiter(new, caller, future, loop, waiting))
             if self._writer is None:
                 self._writer = threading.Thread(
-                    target=self._run, name="ratings-group-commit", daemon=True
+                    target=self._run, name=f"ratings-{self.record.__name__}", daemon=True
                 )
                 self._writer.start()
             self._wake.notify()
@@ -93,7 +105,7 @@ class GroupCommitter:
             # shutdown once it has (a deferred one is refused its own commit then).
             token = CURRENT.set(Fanout(w.request for w in waiters))
             try:
-                results = record_group(
+                results = self.record(
                     self.db, ladder_id, [w.new for w in waiters], [w.caller for w in waiters]
                 )
             except Exception as exc:  # every waiter of the group learns the failure
@@ -144,6 +156,72 @@ def record_group(
         if len(items) == 1:
             raise
         return [Deferred(Why.UNRATABLE) for _ in items]
+
+
+class LateCommitters:
+    """Late games queue per ladder (:func:`record_late_group`): one ladder's long
+    recomputation never holds up another's, and each ladder's late games that arrive while
+    one runs are recorded together by the next."""
+
+    def __init__(self, db: Database, max_group: int) -> None:
+        self.db = db
+        self.max_group = max_group
+        self._lock = threading.Lock()
+        self._by_ladder: dict[str, GroupCommitter] = {}
+
+    async def submit(self, new: NewEvent, caller: Caller) -> Appended:
+        with self._lock:
+            committer = self._by_ladder.get(new.ladder_id)
+            if committer is None:
+                committer = GroupCommitter(self.db, self.max_group, record_late_group)
+                self._by_ladder[new.ladder_id] = committer
+        return await committer.submit(new, caller)
+
+
+def record_late_group(
+    db: Database, ladder_id: str, items: Sequence[NewEvent], callers: Sequence[Caller]
+) -> list[Appended]:
+    """One unit of work for late games of one ladder (:func:`history.record_late`), waiting
+    for the ladder like a late game on its own. A caller refused gets its refusal; what
+    cannot go with the others goes on its own (:class:`Deferred`)."""
+
+    def work(unit: UnitOfWork) -> list[Appended]:
+        admitted = unit.admission.admit(callers, ladder_id)
+        results: list[Appended] = [
+            refusal if isinstance(refusal, DomainError) else Deferred(Why.LADDER_BUSY)
+            for refusal in admitted
+        ]
+        taken = [i for i, refusal in enumerate(admitted) if not isinstance(refusal, DomainError)]
+        if not taken:
+            return results
+        try:
+            write = unit.ladder(ladder_id)
+        except (NotFound, Conflict) as exc:  # no such ladder, or an archived one
+            return [exc if i in taken else result for i, result in enumerate(results)]
+        done = record_late(write, [items[i] for i in taken])
+        for index, result in zip(taken, done, strict=True):
+            results[index] = result
+        recorded = [(i, d) for i, d in zip(taken, done, strict=True) if isinstance(d, Recomputed)]
+        # One feed item per game, each its own request's: every one names its own players'
+        # moves, and the last also every other rating the shared recomputation moved.
+        for n, (index, result) in enumerate(recorded):
+            own = [(change["player"], change["faction"]) for change in result.changes]
+            moved = write.moved if n == len(recorded) - 1 else write.moved.only(own)
+            ref = (items[index].kind, items[index].external_id or "")
+            write.publish(feed.GAME_RATED, ref, moved)
+        return results
+
+    try:
+        results = run_write(db, work)
+    except Invalid:
+        # One of them cannot be rated (its result overflows): each goes its own way.
+        if len(items) == 1:
+            raise
+        return [Deferred(Why.UNRATABLE) for _ in items]
+    shared = next((r for r in results if isinstance(r, Recomputed)), None)
+    if shared is not None:
+        metrics.record_recomputed(ladder_id, shared.runtime.info.id, shared.events)
+    return results
 
 
 def _settle_soon(settled: Sequence[tuple[_Waiter, Appended | BaseException]]) -> None:

@@ -98,8 +98,8 @@ class NewEvent:
 #: None: as the database has it now (not live, for a void).
 Changed = Mapping[int, NewEvent | None]
 
-#: What each game of a group became.
-Appended = Created | Deferred | DomainError
+#: What each game of a group became (Recomputed: late games recorded together).
+Appended = Created | Recomputed | Deferred | DomainError
 
 
 def validate(runtime: Runtime, event: LadderEvent) -> None:
@@ -195,6 +195,28 @@ def append_group(write: LadderWrite, items: Sequence[NewEvent]) -> list[Appended
     created = _extend(write, [items[i] for i in appended], rows, per_event=True)
     for index, done in zip(appended, created, strict=True):
         results[index] = done
+    return [result if result is not None else Deferred(Why.REPEAT) for result in results]
+
+
+def record_late(write: LadderWrite, items: Sequence[NewEvent]) -> list[Appended]:
+    """Record late games that queued up together (issue 39, far-back writes on a hot ladder):
+    all inserted, then what they can move re-rated once, from the earliest of them, as
+    :func:`record` would have done for each in turn, but in one recomputation instead of one
+    per game (each of which re-rated most of the others' cones again). Refused and repeated
+    ids are handed back as :func:`append_group` does. Each answer counts the shared
+    recomputation's events and ratings."""
+    runtime = write.runtime
+    if runtime.info.ladder_scoped:
+        return [Deferred(Why.LADDER_WIDE) for _ in items]
+    results: list[Appended | None] = [_refusal(runtime, new) for new in items]
+    taken = _new_ids(write, items, results)
+    if taken:
+        news = [items[i] for i in taken]
+        seqs = _write_events(write, news)
+        changed: dict[int, NewEvent | None] = dict(zip(seqs, news, strict=True))
+        events, players = rerate(write, min(new.occurred_at for new in news), changed)
+        for index, seq in zip(taken, seqs, strict=True):
+            results[index] = Recomputed(seq, write.written.get(seq, []), events, players, runtime)
     return [result if result is not None else Deferred(Why.REPEAT) for result in results]
 
 

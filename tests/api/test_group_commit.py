@@ -14,16 +14,17 @@ import pytest
 from sqlalchemy import text
 
 from app.core.database import Database
-from app.core.errors import NotFound
+from app.core.errors import Invalid, NotFound
 from app.main import create_app
 from app.repositories import history as history_writers
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
+from app.services.auth import ADMIN
 from app.services.events import new_game_event
-from app.services.group_commit import record_group
-from app.services.unit_of_work import Created, Deferred, Why
+from app.services.group_commit import record_group, record_late_group
+from app.services.unit_of_work import Created, Deferred, Recomputed, Why
 from tests.conftest import AUTH, make_settings
 from tests.helpers import at, game, make_ladder, stored_ratings
 
@@ -79,6 +80,67 @@ async def test_a_group_rates_in_arrival_order_and_hands_back_late_and_repeated_g
     before = stored_ratings(database, "club")
     recompute_ladder(database, "club", None)
     assert stored_ratings(database, "club") == before
+
+
+async def test_late_games_recorded_together_end_where_they_would_one_by_one(
+    client: httpx.AsyncClient, one_by_one: httpx.AsyncClient, database: Database
+) -> None:
+    """Issue 39: the late games of a ladder that queue up while a recomputation runs are
+    recorded by one recomputation; the ratings are those of the same games in time order,
+    each game gets its own answer and feed item, and what cannot go with them is handed
+    back or refused alone."""
+    timely = [
+        game("{ladder}", "g1", {"A": 1, "B": 2}, minutes=10),
+        game("{ladder}", "g2", {"C": 1, "D": 2}, minutes=20),
+        game("{ladder}", "g3", {"A": 1, "C": 2}, minutes=30),
+        game("{ladder}", "g4", {"B": 1, "D": 2}, minutes=40),
+        game("{ladder}", "g5", {"E": 1, "F": 2}, minutes=50),
+    ]
+    late = [
+        game("{ladder}", "l1", {"B": 1, "C": 2}, minutes=15),
+        game("{ladder}", "l2", {"D": 1, "A": 2}, minutes=5),
+    ]
+
+    def on(ladder: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {**body, "ladder": ladder}
+
+    await make_ladder(client, "together", "elo", max_field_players=2)
+    await make_ladder(one_by_one, "in-order", "elo", max_field_players=2)
+    for body in timely:
+        assert (await client.post("/games", json=on("together", body))).status_code == 201
+    for body in sorted([*timely, *late], key=lambda b: str(b["played_at"])):
+        assert (await one_by_one.post("/games", json=on("in-order", body))).status_code == 201
+    cursor = (await client.get("/ladders/together/feed")).json()["next"]
+
+    unratable = game("together", "bad", {"A": 1, "Q": 2, "R": 3}, minutes=1)
+    group = [on("together", late[0]), on("together", late[0]), on("together", late[1])]
+    results = record_late_group(
+        database, "together", [_new(b) for b in [*group, unratable]], [ADMIN] * 4
+    )
+    first, repeated, second, refused = results
+    assert isinstance(first, Recomputed)
+    assert isinstance(second, Recomputed)
+    assert repeated == Deferred(Why.REPEAT)
+    # A game over the ladder's field limit is refused alone (422), the others stand.
+    assert isinstance(refused, Invalid)
+    # One recomputation: both answers count the same, every game from l2's time on but the
+    # two late ones themselves (g1 ... g4; E and F's g5 depends on neither).
+    assert first.events == second.events == 4
+    assert {c["player"] for c in first.changes} == {"B", "C"}
+    assert {c["player"] for c in second.changes} == {"A", "D"}
+    assert stored_ratings(database, "together") == stored_ratings(database, "in-order")
+
+    items = (await client.get(f"/ladders/together/feed?after={cursor}")).json()["items"]
+    assert [(i["type"], i["event"]["id"]) for i in items] == [
+        ("game.rated", "l1"),
+        ("game.rated", "l2"),
+    ]
+    # l1's item names its own players; the last also every other rating moved (A ... D).
+    assert {r["player"] for r in items[0]["ratings"]} == {"B", "C"}
+    assert {r["player"] for r in items[1]["ratings"]} == {"A", "B", "C", "D"}
+    after = {r["player"]: r["after"]["rating"] for r in items[1]["ratings"]}
+    final = stored_ratings(database, "together")
+    assert after == {p: pytest.approx(final[p][0]) for p in after}
 
 
 @pytest.fixture

@@ -138,7 +138,7 @@ async def create_game(
         submit = functools.partial(service.submit_game, db, body, caller=caller, dry_run=dry_run)
         result = await anyio.to_thread.run_sync(submit)
     else:
-        result = await service.submit_game_grouped(context.committer, body, caller)
+        result = await service.submit_game_grouped(context.committer, context.late, body, caller)
     assert isinstance(result.body, GameOut)
     if result.body.recomputed_events:
         await anyio.to_thread.run_sync(
