@@ -37,7 +37,8 @@ and for three sides or more the paper's message schedule on the chain of differe
 iterated to its fixed point within the game. A *sweep* runs forward through the days (new
 forward messages, then every game of the day once) and back (new backward messages, then every
 game again); sweeps repeat until no posterior mean moves by more than :data:`TOLERANCE` in a
-sweep, at most ``max_sweeps`` (:data:`MAX_SWEEPS`) times. The first sweep from nothing is
+sweep, and the moves still to come (the sweeps converge geometrically; see :func:`_remaining`)
+add up to no more than that either, at most ``max_sweeps`` (:data:`MAX_SWEEPS`) times. The first sweep from nothing is
 TrueSkill's filtering (each day sees only the past); the fixed point is the smoothed estimate
 that every later sweep leaves as it is.
 
@@ -573,6 +574,21 @@ def _means(g: _Graph) -> list[float]:
     ]
 
 
+def _remaining(step: float, last: float) -> float:
+    """How far the means may still be from the fixed point after a sweep that moved them by
+    ``step`` (the one before by ``last``). The sweeps converge geometrically, by a ratio
+    rho = step / last that on real histories is ~0.9: the moves still to come sum to
+    step rho / (1 - rho), ten times the last move. A fit stops when both the last move
+    (SYSTEMS.md's rule) and that sum are within :data:`TOLERANCE`, so that two fits stopping at
+    different sweeps (cold, and warm from another history) agree to it as well."""
+    if step > TOLERANCE or step <= TOLERANCE * 1e-3:
+        return step  # not there yet; or so small that rounding, not the decay, sets the ratio
+    if step >= last:
+        return 2.0 * TOLERANCE  # not decaying yet: one more sweep
+    rho = step / last
+    return max(step, step * rho / (1.0 - rho))
+
+
 def _fit(config: TttConfig, games: Sequence[Game], warm: Fit | None, max_sweeps: int) -> Fit:
     g = _build(games, config)
     if warm is not None:
@@ -580,16 +596,18 @@ def _fit(config: TttConfig, games: Sequence[Game], warm: Fit | None, max_sweeps:
     # The first sweep has nothing to be compared with (a node's forward message is only made
     # by it): a fit takes two sweeps at least.
     before: list[float] | None = None
-    sweeps, step = 0, math.inf
-    while sweeps < max_sweeps and step > TOLERANCE:
+    sweeps, step, remaining = 0, math.inf, math.inf
+    while sweeps < max_sweeps and remaining > TOLERANCE:
         _sweep(g, config.beta2)
         sweeps += 1
         after = _means(g)
         if before is not None:
+            last = step
             step = max((abs(a - b) for a, b in zip(after, before, strict=True)), default=0.0)
+            remaining = _remaining(step, last)
         before = after
     if not g.node_player:
-        step = 0.0
+        step = remaining = 0.0
     curves: dict[PlayerKey, list[CurvePoint]] = {}
     rows: dict[str, list[Json]] = {}
     for node, player in enumerate(g.node_player):
@@ -607,7 +625,7 @@ def _fit(config: TttConfig, games: Sequence[Game], warm: Fit | None, max_sweeps:
         rows.setdefault(key.player, []).append(row)
     return Fit(
         curves={key: tuple(points) for key, points in curves.items()},
-        converged=step <= TOLERANCE,
+        converged=remaining <= TOLERANCE,
         sweeps=sweeps,
         max_step=step if math.isfinite(step) else 0.0,
         state={"format": STATE_FORMAT, "players": rows},
