@@ -496,7 +496,9 @@ class WhrRater(BaseRater[WhrConfig]):
             step = float(np.max(np.abs(x))) * ELO
             if step <= TOLERANCE:
                 break
-        if not math.isfinite(step) or not np.all(np.isfinite(r)):
+        if (sweeps and not math.isfinite(step)) or not np.all(np.isfinite(r)):
+            # Not seen within the parameters' ranges; the ledger reports it as a
+            # NonFiniteResult rather than storing a fit that is no number.
             raise ArithmeticError("whr: the Newton iteration left the finite numbers")
         ratings = (r * ELO).tolist()
         deviations = problem.deviations(r)
@@ -510,6 +512,7 @@ class WhrRater(BaseRater[WhrConfig]):
             curves=curves,
             converged=step <= TOLERANCE,
             sweeps=sweeps,
+            # No sweep (max_sweeps 0): nothing moved yet, and nothing says it has converged.
             max_step=0.0 if sweeps == 0 else step,
             state=_state(games, index.keys),
         )

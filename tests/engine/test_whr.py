@@ -313,6 +313,10 @@ def test_max_sweeps_bounds_the_fit() -> None:
     assert fit.sweeps == 3
     assert not fit.converged
     assert fit.max_step > engine.TOLERANCE
+    none = engine.SYSTEM.configure().fit(README_GAMES, max_sweeps=0)
+    assert none.sweeps == 0
+    assert not none.converged
+    assert none.curves[PlayerKey("Alice")][0].rating == 0.0
     empty = engine.SYSTEM.configure().fit([])
     assert empty.curves == {}
     assert empty.converged
