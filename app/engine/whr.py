@@ -544,25 +544,42 @@ class WhrRater(BaseRater[WhrConfig]):
                 f"add_game: the fit is of {state['games']} games, the history has {len(games)}"
             )
         new = len(games) - 1
-        pair = _pair(games[new])
+        first, second = _pair(games[new])
         played: dict[str, list[int]] = state["players"]
-        lists = {key: [*played.get(_name(key), ()), new] for key in pair}
-        curves = dict(fit.curves)
+        lists = {key: [*played.get(_name(key), ()), new] for key in (first, second)}
+        local = {
+            key: self._local(key, other, lists[key], games, fit.curves)
+            for key, other in ((first, second), (second, first))
+        }
+        # Where each player's games against the other read the other's ratings.
+        against = {
+            key: np.asarray(
+                [local[other].position[d] for d in local[key].versus_days], dtype=np.int64
+            )
+            for key, other in ((first, second), (second, first))
+        }
         step = 0.0
         for _ in range(ADD_GAME_ROUNDS):
             step = 0.0
-            for key in pair:
-                points, moved = self._player_step(
-                    key, lists[key], games, curves, curves.get(key, ())
-                )
-                curves[key] = tuple(points)
-                step = max(step, moved)
+            for key, other in ((first, second), (second, first)):
+                mine = local[key]
+                mine.problem.fixed[mine.versus] = local[other].r[against[key]]
+                x = mine.problem.step(mine.r)
+                mine.r = mine.r + x
+                step = max(step, float(np.max(np.abs(x))) * ELO)
             if step <= TOLERANCE:
                 break
-        for key in pair:
-            curves[key] = tuple(self._with_deviations(key, lists[key], games, curves))
+        curves = dict(fit.curves)
+        for key, other in ((first, second), (second, first)):
+            mine = local[key]
+            mine.problem.fixed[mine.versus] = local[other].r[against[key]]
+            deviations = mine.problem.deviations(mine.r)
+            curves[key] = tuple(
+                CurvePoint(date.fromordinal(d), v * ELO, dev * ELO)
+                for d, v, dev in zip(mine.days, mine.r.tolist(), deviations, strict=True)
+            )
         players = dict(played)
-        for key in pair:
+        for key in (first, second):
             players[_name(key)] = lists[key]
         return Fit(
             curves=curves,
@@ -575,30 +592,30 @@ class WhrRater(BaseRater[WhrConfig]):
     def _local(
         self,
         key: PlayerKey,
+        other: PlayerKey,
         indices: Sequence[int],
         games: Sequence[Game],
         curves: Mapping[PlayerKey, Sequence[CurvePoint]],
-        points: Sequence[CurvePoint],
-    ) -> tuple[list[int], Vector, _Problem]:
-        """One player's Newton problem, every opponent held at its curve's rating that day."""
+    ) -> _Local:
+        """One player's Newton problem over its days, every opponent held at its curve's
+        rating that day (the ``other`` mover's games are marked, to be read afresh), its
+        days seeded from its curve (a new day: its last earlier point, else 0)."""
         entries: list[tuple[int, float, float]] = []
+        versus: list[int] = []
         for i in indices:
             game = games[i]
             ka, kb = _pair(game)
             s = score(game)
             if kb == key:
-                ka, kb, s = kb, ka, 1.0 - s
+                kb, s = ka, 1.0 - s
             day = utc_day(game.played_at)
+            if kb == other:
+                versus.append(len(entries))
             entries.append((day, s, _rating_on(curves.get(kb, ()), day)))
         days = sorted({d for d, _, _ in entries})
         position = {d: i for i, d in enumerate(days)}
-        known = [p.day.toordinal() for p in points]
-        r = np.asarray(
-            [
-                points[at].rating / ELO if (at := bisect_left(known, d + 1) - 1) >= 0 else 0.0
-                for d in days
-            ]
-        )
+        points = curves.get(key, ())
+        r = np.asarray([_rating_on(points, d) for d in days])
         gaps = np.diff(np.asarray(days, dtype=np.float64))
         problem = _Problem(
             a=np.asarray([position[d] for d, _, _ in entries], dtype=np.int64),
@@ -609,40 +626,28 @@ class WhrRater(BaseRater[WhrConfig]):
             coupling=1.0 / (gaps * self.config.w2_natural),
             virtual=float(self.config.virtual_games),
         )
-        return days, r, problem
+        return _Local(
+            days=days,
+            position=position,
+            r=r,
+            problem=problem,
+            versus=np.asarray(versus, dtype=np.int64),
+            versus_days=[entries[i][0] for i in versus],
+        )
 
-    def _player_step(
-        self,
-        key: PlayerKey,
-        indices: Sequence[int],
-        games: Sequence[Game],
-        curves: Mapping[PlayerKey, Sequence[CurvePoint]],
-        points: Sequence[CurvePoint],
-    ) -> tuple[list[CurvePoint], float]:
-        days, r, problem = self._local(key, indices, games, curves, points)
-        x = problem.step(r)
-        r = r + x
-        old = {p.day.toordinal(): p.deviation for p in points}
-        out = [
-            CurvePoint(date.fromordinal(d), v * ELO, old.get(d, math.nan))
-            for d, v in zip(days, r.tolist(), strict=True)
-        ]
-        return out, float(np.max(np.abs(x))) * ELO
 
-    def _with_deviations(
-        self,
-        key: PlayerKey,
-        indices: Sequence[int],
-        games: Sequence[Game],
-        curves: Mapping[PlayerKey, Sequence[CurvePoint]],
-    ) -> list[CurvePoint]:
-        points = curves[key]
-        days, r, problem = self._local(key, indices, games, curves, points)
-        deviations = problem.deviations(r)
-        return [
-            CurvePoint(date.fromordinal(d), v * ELO, dev * ELO)
-            for d, v, dev in zip(days, r.tolist(), deviations, strict=True)
-        ]
+@dataclass(slots=True)
+class _Local:
+    """One of a new game's two players in ``add_game``: its days, their positions, its
+    ratings (natural units) and Newton problem, and which of its games are against the other
+    player (entry indices and days)."""
+
+    days: list[int]
+    position: dict[int, int]
+    r: Vector
+    problem: _Problem
+    versus: Index
+    versus_days: list[int]
 
 
 def _rating_on(curve: Sequence[CurvePoint], day: int) -> float:
