@@ -180,6 +180,8 @@ INFO = SystemInfo(
     params=PARAMS,
     sides=True,
     weights=True,
+    ladder_scoped=True,
+    whole_history=True,
 )
 
 

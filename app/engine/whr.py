@@ -134,6 +134,8 @@ INFO = SystemInfo(
         "SYSTEMS.md: whr",
     ),
     params=PARAMS,
+    ladder_scoped=True,
+    whole_history=True,
 )
 
 

@@ -1,0 +1,96 @@
+"""The stored fit of a whole-history ladder (``ttt``, ``whr``: API.md "Whole-history and
+large-field systems"), and the live history it is a fit of.
+
+Version 1 refits the whole live history at every write, synchronously, under the ladder's
+exclusive lock, warm-started from the stored fit (``rater.fit(games, warm)``); the served
+ratings are each player's last curve point (:meth:`app.services.replay.Replay.finish`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any, cast
+
+from sqlalchemy.orm import Session
+
+from app.engine.errors import arithmetic_refused
+from app.engine.ledger import PLAYERS
+from app.engine.protocols import CurvePoint, Fit, WholeHistoryRater
+from app.engine.types import Game, PlayerKey
+from app.repositories.events import EventRepository
+from app.repositories.fits import FitRepository
+from app.services.conversion import stored_to_engine
+from app.services.runtime import Runtime, engine_refusals, plain
+
+#: Events read per page when the live history is read for a fit.
+PAGE = 5_000
+
+
+def whole_history(runtime: Runtime) -> WholeHistoryRater | None:
+    """The ladder's rater if its system is a whole-history one, else None."""
+    if not runtime.info.whole_history:
+        return None
+    return cast(WholeHistoryRater, runtime.rater)
+
+
+def live_games(session: Session, ladder_id: str, per_faction: bool = False) -> list[Game]:
+    """The ladder's live rated games in history order (time, then arrival): what the fit is
+    of. Voided and unrated games are not in it."""
+    games: list[Game] = []
+    for page in EventRepository(session).live_rows(ladder_id, None, PAGE):
+        for row in page:
+            if row.rated:
+                games.append(cast(Game, stored_to_engine(row.kind, row.body, per_faction)))
+    return games
+
+
+def fit_games(rater: WholeHistoryRater, games: Sequence[Game], warm: Fit | None) -> Fit:
+    """``rater.fit``, a failure of its arithmetic a 422 (as any engine's, ledger.rate_event)."""
+    with engine_refusals(), arithmetic_refused(PLAYERS):
+        return rater.fit(games, warm)
+
+
+def load_fit(session: Session, ladder_id: str) -> Fit | None:
+    """The ladder's stored fit, or None when it has none yet."""
+    repo = FitRepository(session)
+    head = repo.head(ladder_id)
+    if head is None:
+        return None
+    curves: dict[PlayerKey, tuple[CurvePoint, ...]] = {}
+    players: dict[str, Any] = {}
+    for row in repo.players(ladder_id):
+        curves[PlayerKey(row.player)] = tuple(
+            CurvePoint(date.fromordinal(int(d)), float(r), float(s)) for d, r, s in row.curve
+        )
+        players[row.player] = row.state
+    return Fit(
+        curves=curves,
+        converged=head.converged,
+        sweeps=head.sweeps,
+        max_step=head.max_step,
+        state={**head.state, "players": players},
+    )
+
+
+def store_fit(session: Session, ladder_id: str, fit: Fit, at: datetime) -> None:
+    """Store ``fit`` in place of the ladder's previous one: the engine's state split into its
+    per-player part (``state["players"]``, by player) and the rest."""
+    state = dict(plain(fit.state))  # a copy: the fit's own state is not touched
+    by_player: dict[str, Any] = state.pop("players", {})
+    curves = {key.player: curve for key, curve in fit.curves.items()}
+    rows = [
+        {
+            "player": player,
+            "curve": [[p.day.toordinal(), p.rating, p.deviation] for p in curves.get(player, ())],
+            "state": by_player.get(player, []),
+        }
+        for player in sorted(curves.keys() | by_player.keys())
+    ]
+    head = {
+        "converged": fit.converged,
+        "sweeps": fit.sweeps,
+        "max_step": fit.max_step,
+        "state": state,
+    }
+    FitRepository(session).replace(ladder_id, head, rows, at)
