@@ -14,14 +14,19 @@ from typing import Any, cast
 
 from sqlalchemy.orm import Session
 
+from app.core.database import Database
+from app.core.errors import Invalid, NotFound
 from app.engine.errors import arithmetic_refused
 from app.engine.ledger import PLAYERS
 from app.engine.protocols import CurvePoint, Fit, WholeHistoryRater
+from app.engine.registry import SYSTEMS
 from app.engine.types import Game, PlayerKey
 from app.repositories.events import EventRepository
 from app.repositories.fits import FitRepository
+from app.repositories.ladders import LadderRepository
+from app.schemas.ladders import CurveOut, CurvePointOut, FitOut
 from app.services.conversion import stored_to_engine
-from app.services.runtime import Runtime, engine_refusals, plain
+from app.services.runtime import Runtime, engine_refusals, plain, require_ladder
 
 #: Events read per page when the live history is read for a fit.
 PAGE = 5_000
@@ -94,3 +99,38 @@ def store_fit(session: Session, ladder_id: str, fit: Fit, at: datetime) -> None:
         "state": state,
     }
     FitRepository(session).replace(ladder_id, head, rows, at)
+
+
+def fit_out(session: Session, ladder_id: str) -> FitOut | None:
+    """``GET /ladders/{ladder}``'s ``fit``: None where the ladder has none (another system,
+    or no game yet)."""
+    head = FitRepository(session).head(ladder_id)
+    if head is None:
+        return None
+    return FitOut(converged=head.converged, sweeps=head.sweeps, max_step=head.max_step, at=head.at)
+
+
+def get_curve(db: Database, ladder_id: str, player: str) -> CurveOut:
+    """``GET /ladders/{ladder}/players/{player}/curve``: the player's curve in the stored fit
+    (404 for an unknown ladder or a player without one; 422 on a ladder whose system keeps
+    no curve)."""
+
+    def work(session: Session) -> CurveOut:
+        ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
+        info = SYSTEMS[ladder.system].info
+        if not info.whole_history:
+            raise Invalid.at(
+                ("ladder",),
+                f"ladder uses the system {info.id!r}: only whole-history systems (ttt, whr) "
+                "keep a curve",
+            )
+        row = FitRepository(session).player(ladder_id, player)
+        if row is None or not row.curve:
+            raise NotFound(f"player {player!r} has no curve in ladder {ladder_id!r}")
+        points = [
+            CurvePointOut(day=date.fromordinal(int(d)), rating=float(r), deviation=float(s))
+            for d, r, s in row.curve
+        ]
+        return CurveOut(player=player, points=points)
+
+    return db.run(work, write=False)

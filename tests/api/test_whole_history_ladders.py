@@ -13,7 +13,6 @@ from typing import Any, cast
 import httpx
 import pytest
 
-from app.core.database import Database
 from app.engine.protocols import Fit, WholeHistoryRater
 from app.engine.registry import SYSTEMS
 from app.engine.types import Game, PlayerKey
@@ -162,12 +161,29 @@ async def test_curve_of_unknown_player_or_ladder_is_404_and_other_systems_422(
     assert (await client.get("/ladders/empty")).json()["fit"] is None
 
 
-async def test_stored_fit_survives_and_adjustments_are_refused(
-    client: httpx.AsyncClient, database: Database
+async def test_an_adjustment_is_refused_naming_the_rule(client: httpx.AsyncClient) -> None:
+    """A whole-history rating is a fit of every game; the engines refuse a rating set by
+    hand (docs/systems/ttt.md, whr.md), and nothing is stored."""
+    for system in ("ttt", "whr"):
+        await make_ladder(client, system, system)
+        await post_game(client, game(system, "g1", 1, "a", "b"))
+        before = await board(client, system)
+        response = await client.put(f"/ladders/{system}/players/a", json={"rating": 3.0})
+        assert response.status_code == 422, response.text
+        assert "whole history" in response.text
+        assert await board(client, system) == before
+
+
+@pytest.mark.parametrize("system", ["ttt", "whr"])
+async def test_a_batch_and_an_import_end_in_the_same_fit(
+    client: httpx.AsyncClient, system: str
 ) -> None:
-    await make_ladder(client, "w", "ttt")
-    await post_game(client, game("w", "g1", 1, "a", "b"))
-    response = await client.post(
-        "/ladders/w/players/a/adjustments", json={"rating": 3.0, "reason": "test"}
-    )
-    assert response.status_code in (404, 422), response.text
+    await make_ladder(client, "w", system)
+    first = [game("w", "g1", 3, "a", "b"), game("w", "g2", 4, "b", "c")]
+    for body in first:
+        await post_game(client, body)
+    # A batch reaching before the stored games (a late batch) and after them.
+    batch = [game("w", "g3", 1, "c", "a"), game("w", "g4", 6, "a", "c")]
+    response = await client.post("/games/batch", json={"games": batch})
+    assert response.status_code in (200, 201), response.text
+    await assert_served_is_fresh_fit(client, system, "w", [*first, *batch])
