@@ -21,7 +21,7 @@ from app.engine.ledger import (
     replay,
     shown,
 )
-from app.engine.types import Change, LadderEvent, PlayerKey, PlayerState, Standing, frozen
+from app.engine.types import Change, LadderEvent, PlayerKey, PlayerState, Standing
 from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
@@ -40,11 +40,14 @@ from app.services.runtime import (
     state_columns,
 )
 from app.services.unit_of_work import LadderWrite
-from app.services.whole_history import fit_games, live_games, load_fit, store_fit, whole_history
-
-#: Details of a change in a whole-history ladder: its before and after are the player's served
-#: estimates around the write (no formula's terms: the fit is of the whole history).
-WHOLE_HISTORY_DETAILS = frozen({"whole_history": True})
+from app.services.whole_history import (
+    WHOLE_HISTORY_DETAILS,
+    fit_games,
+    live_games,
+    load_fit,
+    store_fit,
+    whole_history,
+)
 
 
 def db_keys(runtime: Runtime, event: LadderEvent) -> list[RatingKey]:

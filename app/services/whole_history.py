@@ -8,6 +8,7 @@ ratings are each player's last curve point (:meth:`app.services.replay.Replay.fi
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any, cast
@@ -17,19 +18,30 @@ from sqlalchemy.orm import Session
 from app.core.database import Database
 from app.core.errors import Invalid, NotFound
 from app.engine.errors import arithmetic_refused
-from app.engine.ledger import PLAYERS
-from app.engine.protocols import CurvePoint, Fit, WholeHistoryRater
+from app.engine.ledger import PLAYERS, UNRATED_DETAILS
+from app.engine.protocols import CurvePoint, Fit, WholeHistoryRater, key_for
 from app.engine.registry import SYSTEMS
-from app.engine.types import Game, PlayerKey
+from app.engine.types import Change, Game, PlayerKey, frozen
 from app.repositories.events import EventRepository
 from app.repositories.fits import FitRepository
 from app.repositories.ladders import LadderRepository
+from app.repositories.ratings import RatingRepository
 from app.schemas.ladders import CurveOut, CurvePointOut, FitOut
 from app.services.conversion import stored_to_engine
-from app.services.runtime import Runtime, engine_refusals, plain, require_ladder
+from app.services.runtime import (
+    Runtime,
+    db_key,
+    decode_state,
+    engine_refusals,
+    plain,
+    require_ladder,
+)
 
 #: Events read per page when the live history is read for a fit.
 PAGE = 5_000
+#: Details of a change in a whole-history ladder: its before and after are the player's served
+#: estimates around the write (no formula's terms: the fit is of the whole history).
+WHOLE_HISTORY_DETAILS = frozen({"whole_history": True})
 
 
 def whole_history(runtime: Runtime) -> WholeHistoryRater | None:
@@ -134,3 +146,27 @@ def get_curve(db: Database, ladder_id: str, player: str) -> CurveOut:
         return CurveOut(player=player, points=points)
 
     return db.run(work, write=False)
+
+
+def dry_run(session: Session, ladder_id: str, runtime: Runtime, game: Game) -> list[Change]:
+    """A dry run's changes on a whole-history ladder: what the write would answer, the
+    players' served estimates now and after a refit of the live history with ``game`` in
+    its place (after every stored game of its time or earlier); nothing is stored."""
+    rater = whole_history(runtime)
+    assert rater is not None
+    games = live_games(session, ladder_id, runtime.info.per_faction)
+    keys = [key_for(runtime.info, p.player, p.faction) for p in game.participants]
+    rows = RatingRepository(session).rows(ladder_id, [db_key(k) for k in keys])
+    initial = rater.initial_state({})
+    before = {}
+    for key in keys:
+        row = rows.get(db_key(key))
+        rated = row is not None and row.last_change_id is not None
+        before[key] = decode_state(row.state) if row is not None and rated else initial
+    if not game.rated:
+        return [Change(k, before[k], before[k], UNRATED_DETAILS) for k in keys]
+    at = bisect_right([g.played_at for g in games], game.played_at)
+    fit = fit_games(rater, [*games[:at], game, *games[at:]], load_fit(session, ladder_id))
+    return [
+        Change(k, before[k], rater.state_of(fit.curves[k][-1]), WHOLE_HISTORY_DETAILS) for k in keys
+    ]
