@@ -7,6 +7,7 @@ its players' served estimates just before and just after the write; the ladder s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -187,3 +188,121 @@ async def test_a_batch_and_an_import_end_in_the_same_fit(
     response = await client.post("/games/batch", json={"games": batch})
     assert response.status_code in (200, 201), response.text
     await assert_served_is_fresh_fit(client, system, "w", [*first, *batch])
+
+
+def log_loss_of(system: str, bodies: Sequence[dict[str, Any]]) -> float:
+    """The mean log loss of predicting each game (the first player winning, as every body
+    here says) from a fresh fit of the games before it only: the leak-free reading."""
+    games = engine_games(bodies)
+    configured = rater(system)
+    initial = configured.initial_state({})
+    losses = []
+    for i, g in enumerate(games):
+        fit = configured.fit(games[:i])
+        states = [
+            configured.state_of(fit.curves[PlayerKey(p.player)][-1])
+            if PlayerKey(p.player) in fit.curves
+            else initial
+            for p in g.participants
+        ]
+        p = configured.side_win_probability([states[0]], [states[1]])
+        assert p is not None
+        losses.append(-math.log(p))
+    return math.fsum(losses) / len(losses)
+
+
+@pytest.mark.parametrize("system", ["ttt", "whr"])
+async def test_evaluation_predicts_each_game_from_the_games_before_it(
+    client: httpx.AsyncClient, system: str
+) -> None:
+    # Three games: the evaluation fits the history in full after the first and the second
+    # (it refits whenever the history doubles), so each game is predicted from a fit of
+    # exactly the games before it.
+    bodies = [
+        game("w", "g1", 1, "a", "b"),
+        game("w", "g2", 2, "a", "c"),
+        game("w", "g3", 3, "b", "c"),
+    ]
+    await make_ladder(client, "w", system)
+    for body in bodies:
+        await post_game(client, body)
+    response = await client.post("/ladders/w/evaluate", json={})
+    assert response.status_code == 200, response.text
+    [result] = response.json()["results"]
+    assert result["games"] == 3
+    assert result["log_loss"] == pytest.approx(log_loss_of(system, bodies), abs=1e-9)
+
+    # Nothing later leaks into a prediction: a fourth game (won by the other side) leaves
+    # the scores of the first three as they were.
+    await post_game(client, game("w", "g4", 4, "c", "a"))
+    response = await client.post("/ladders/w/evaluate", json={"to": "2024-01-03T23:59:59Z"})
+    assert response.status_code == 200, response.text
+    [windowed] = response.json()["results"]
+    assert windowed["games"] == 3
+    assert windowed["log_loss"] == pytest.approx(result["log_loss"], abs=1e-12)
+
+
+@pytest.mark.parametrize("system", ["ttt", "whr"])
+async def test_what_if_dry_run_and_predictions(client: httpx.AsyncClient, system: str) -> None:
+    bodies = [game("w", "g1", 1, "a", "b"), game("w", "g2", 2, "b", "c")]
+    await make_ladder(client, "w", system)
+    for body in bodies:
+        await post_game(client, body)
+    served = await board(client, "w")
+
+    # What-if under other parameters: the fit of the history under them.
+    other = {"gamma": 0.5} if system == "ttt" else {"w2": 50.0}
+    response = await client.post("/ladders/w/whatif", json={"params": other})
+    assert response.status_code == 200, response.text
+    proposed = {e["player"]: e["proposed"]["rating"] for e in response.json()["entries"]}
+    expected = SYSTEMS[system].configure(other).fit(engine_games(bodies))  # type: ignore[attr-defined]
+    for key, curve in expected.curves.items():
+        assert proposed[key.player] == pytest.approx(curve[-1].rating, abs=TOLERANCE[system])
+
+    # A dry run answers the refit the write would make, and stores nothing.
+    extra = game("w", "g3", 3, "c", "a")
+    response = await client.post("/games", params={"dry_run": "true"}, json=extra)
+    assert response.status_code == 200, response.text
+    after = fresh(system, [*bodies, extra])
+    for change in response.json()["changes"]:
+        player = change["player"]
+        assert change["rating_before"] == pytest.approx(served[player][0])
+        last = after.curves[PlayerKey(player)][-1]
+        assert change["rating_after"] == pytest.approx(last.rating, abs=TOLERANCE[system])
+    assert await board(client, "w") == served
+
+    # Predictions: the system's win probability from the served states; no swings (a
+    # result moves the whole fit: known only by refitting it).
+    response = await client.post(
+        "/predictions", json={"ladder": "w", "players": [{"player": "a"}, {"player": "c"}]}
+    )
+    assert response.status_code == 200, response.text
+    a = response.json()["players"][0]
+    states = {
+        k.player: rater(system).state_of(curve[-1])
+        for k, curve in fresh(system, bodies).curves.items()
+    }
+    p = rater(system).side_win_probability([states["a"]], [states["c"]])
+    assert a["win_probability"] == pytest.approx(p, abs=1e-6)
+    assert (a["if_win"], a["if_draw"], a["if_loss"]) == (None, None, None)
+    response = await client.get("/ladders/w/players/a/opponents")
+    assert response.status_code == 200, response.text
+    assert response.json()["opponents"][0]["if_win"] is None
+
+
+async def test_decay_and_season_resets_are_refused(client: httpx.AsyncClient) -> None:
+    """Ranked play's decay and a season's reset set a state at a time; a whole-history
+    rating is a fit of every game and has no such state (docs/systems/ttt.md, whr.md)."""
+    decay = {"after_days": 1, "points_per_week": 10, "max_points": 50}
+    response = await client.post(
+        "/ladders", json={"id": "w", "system": "whr", "params": {"decay": decay}}
+    )
+    assert response.status_code == 422, response.text
+    assert "takes no decay" in response.text
+    await make_ladder(client, "w", "ttt")
+    season = {"id": "s1", "name": "S1", "starts_at": "2024-01-01T00:00:00Z"}
+    response = await client.post("/ladders/w/seasons", json={**season, "reset": {"kind": "hard"}})
+    assert response.status_code == 422, response.text
+    assert "fit of the whole history" in response.text
+    response = await client.post("/ladders/w/seasons", json=season)  # no reset: fine
+    assert response.status_code == 201, response.text
