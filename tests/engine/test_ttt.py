@@ -320,6 +320,23 @@ def test_a_warm_start_after_a_correction_reaches_the_cold_fixed_point() -> None:
     assert_same_fit(rater.fit(removed, through_json), rater.fit(removed), 2e-6)
 
 
+def test_a_warm_start_of_a_new_last_game_is_short_and_reaches_the_cold_fixed_point() -> None:
+    """The service refits after each write warm from the stored fit (issue 38). A new game at
+    the end moves little: the warm fit starts from the stored messages in both directions
+    (forward and backward), so it takes a fraction of the cold fit's sweeps, and it reads
+    the decay only once it has settled, so it stops at the cold fixed point, not at the
+    end of the warm start's fast transient. The same history again stops at once."""
+    games = atp_games(atp(1200))
+    rater = ttt.SYSTEM.configure({})
+    old = rater.fit(games[:-1])
+    cold = rater.fit(games)
+    warm = rater.fit(games, old)
+    assert warm.converged
+    assert warm.sweeps < cold.sweeps / 2
+    assert_same_fit(warm, cold, 2e-6)
+    assert rater.fit(games[:-1], old).sweeps <= 3
+
+
 def test_add_game_moves_only_the_new_games_players() -> None:
     games = atp_games(atp(400))
     rater = ttt.SYSTEM.configure({})
