@@ -25,10 +25,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from app.engine.errors import NonFiniteResult, arithmetic_refused
 from app.engine.ledger import PLAYERS, replay
-from app.engine.protocols import GameRater, SystemInfo
+from app.engine.protocols import Fit, GameRater, SystemInfo, WholeHistoryRater, key_for
 from app.engine.ranked import Timed
 from app.engine.types import Game, Json, LadderEvent, PlayerKey, PlayerState
 
@@ -347,6 +348,60 @@ def predictions(
                 played[participant.player] = played.get(participant.player, 0) + 1
         if predicted:
             yield predicted.pop()
+
+
+def whole_history_predictions(
+    info: SystemInfo,
+    rater: WholeHistoryRater,
+    events: Iterable[LadderEvent],
+    *,
+    min_games: int = 0,
+    start: datetime | None = None,
+    end: datetime | None = None,
+) -> Iterator[tuple[Pair, ...]]:
+    """:func:`predictions` for a whole-history system (``ttt``, ``whr``), without leaking
+    the future: each game is predicted from a fit of the games before it only, the served
+    states of that fit (each player's last curve point; a new player: the initial state).
+
+    That fit is kept up to date by the engine's bounded ``add_game`` after each game and
+    refitted in full, warm, whenever the history has doubled since the last full fit (after
+    1, 2, 4, 8, ... games): never a game after the predicted one, and the full fits cost
+    about twice one fit of the whole history. Unrated games and adjustments are not part of
+    a whole-history fit (the service refuses adjustments on these systems).
+    """
+    games: list[Game] = []
+    fit: Fit = rater.fit(games)
+    states: dict[PlayerKey, PlayerState] = {}
+    played: dict[str, int] | None = {} if min_games > 0 else None
+    ladder_state = rater.initial_ladder_state()
+    windowed = start is not None or end is not None
+    refit_at = 1
+    keys: Iterable[PlayerKey]
+    with arithmetic_refused(PLAYERS):
+        for event in events:
+            if not (isinstance(event, Game) and event.rated):
+                continue
+            if not windowed or _in_window(event, start, end):
+                pairs = _predict(
+                    info, cast(GameRater, rater), event, states, ladder_state, played, min_games
+                )
+                if pairs:
+                    yield pairs
+            games.append(event)
+            if len(games) >= refit_at:
+                fit = rater.fit(games, fit)
+                refit_at = 2 * len(games)
+                keys = fit.curves.keys()
+            else:
+                fit = rater.add_game(fit, games)
+                keys = [key_for(info, p.player, p.faction) for p in event.participants]
+            for key in keys:
+                curve = fit.curves.get(key)
+                if curve:
+                    states[key] = rater.state_of(curve[-1])
+            if played is not None:
+                for participant in event.participants:
+                    played[participant.player] = played.get(participant.player, 0) + 1
 
 
 def _in_window(game: Game, start: datetime | None, end: datetime | None) -> bool:

@@ -64,6 +64,10 @@ RANKING_MULTIPLIER_MAX = 10.0
 #: them positive; this floor keeps sigma^2, beta^2 and their reciprocals, and the draw margin
 #: (a multiple of beta), far from float underflow and overflow, so every division is finite.
 DEVIATION_MIN = 1e-3
+#: Below -MILLS_SWITCH the truncation functions use Mills' ratio instead of phi / Phi; from 6
+#: on, MILLS_TERMS terms of its continued fraction agree with the quotient to 1e-14.
+MILLS_SWITCH = 6.0
+MILLS_TERMS = 20
 
 
 def mu_param(description: str) -> ParamSpec:
@@ -158,6 +162,49 @@ def cdf(x: float) -> float:
 def ppf(p: float) -> float:
     """Phi^-1(p), the standard normal quantile, for 0 < p < 1."""
     return _STANDARD_NORMAL.inv_cdf(p)
+
+
+# --- truncation functions (Herbrich et al., Table 1), shared by TrueSkill and TTT -----------
+
+
+def mills_tail(z: float) -> float:
+    """G(z) = 1 / (z + 2 / (z + 3 / (z + ...))), so that phi(z) / (1 - Phi(z)) = z + G(z)
+    (the continued fraction of Mills' ratio), for z >= MILLS_SWITCH."""
+    f = z
+    for k in range(MILLS_TERMS, 1, -1):
+        f = z + k / f
+    return 1.0 / f
+
+
+def win_terms(t: float, e: float) -> tuple[float, float]:
+    """(v, w) of a win (Table 1): v = phi(x) / Phi(x), w = v (v + x) with x = t - e; in the far
+    tail v = z + G(z), w = (z + G(z)) G(z) with z = -x, which avoids the cancellation in v + x."""
+    x = t - e
+    if x < -MILLS_SWITCH:
+        g = mills_tail(-x)
+        return g - x, (g - x) * g
+    v = pdf(x) / cdf(x)
+    return v, v * (v + x)
+
+
+def draw_terms(t: float, e: float) -> tuple[float, float]:
+    """(v~, w~) of a draw (Table 1), with a = e - |t|, b = -e - |t|:
+    v~ = sign(t) (phi(b) - phi(a)) / (Phi(a) - Phi(b)),
+    w~ = v~^2 + (a phi(a) - b phi(b)) / (Phi(a) - Phi(b)). In the far tail (a < -6) both are
+    divided through by phi(a), with Phi(x) = phi(x) / (-x + G(-x)) and
+    phi(b) / phi(a) = e^(-2 e |t|)."""
+    s = abs(t)
+    a, b = e - s, -e - s
+    if a < -MILLS_SWITCH:
+        ratio = math.exp(-2.0 * e * s)
+        denom = 1.0 / (mills_tail(-a) - a) - ratio / (mills_tail(-b) - b)
+        v = (ratio - 1.0) / denom
+        w = v * v + (a - b * ratio) / denom
+    else:
+        denom = cdf(a) - cdf(b)
+        v = (pdf(b) - pdf(a)) / denom
+        w = v * v + (a * pdf(a) - b * pdf(b)) / denom
+    return (-v if t < 0 else v), w
 
 
 def ranking_value(rating: Gaussian, multiplier: float) -> float:

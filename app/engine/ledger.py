@@ -121,7 +121,7 @@ def check_sides(info: SystemInfo, game: Game) -> None:
                     game.where(side.indices[0])[:2],
                     f"system {info.id!r} rates individuals only: a side of "
                     f"{len(side.members)} players is refused (use a system that rates "
-                    "teams: elo, glicko, glicko2, trueskill, weng-lin)",
+                    "teams: elo, glicko, glicko2, trueskill, weng-lin, ttt)",
                 )
     if not info.weights:
         for index, p in enumerate(game.participants):

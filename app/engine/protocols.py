@@ -56,6 +56,10 @@ class SystemInfo:
     #: Rates fields of thousands (Elo-MMR): its ladders take games as large as the service
     #: allows unless they set a limit of their own (API.md "Whole-history and large-field").
     large_fields: bool = False
+    #: A whole-history system (:class:`WholeHistoryRater`: ttt, whr): its ratings are a fit of
+    #: the ladder's whole live history, refitted after every write under the ladder's
+    #: exclusive lock (so such a system is ``ladder_scoped`` too).
+    whole_history: bool = False
 
 
 class Rater(Protocol):

@@ -18,7 +18,9 @@ from app.engine import (
     nadf,
     naf,
     trueskill,
+    ttt,
     weng_lin,
+    whr,
     wpe,
 )
 from app.engine.protocols import System
@@ -41,6 +43,8 @@ SYSTEMS: Mapping[str, System] = MappingProxyType(
             wpe,
             daanz,
             elo_mmr,
+            ttt,
+            whr,
         )
     }
 )

@@ -71,13 +71,14 @@ from app.engine.gaussian import (
     Update,
     cdf,
     check_game,
+    draw_terms,
     mu_param,
-    pdf,
     ppf,
     rank_order,
     ranking_multiplier_param,
     spread_param,
     tau_param,
+    win_terms,
 )
 from app.engine.params import ParamSpec
 from app.engine.protocols import SystemInfo
@@ -111,10 +112,6 @@ EP_MAX_ITERATIONS = 100
 #: A weight below this counts as this: the sum factor divides by the weight, so a vanishing
 #: weight would give an infinite variance. It is the reference package's floor.
 MIN_WEIGHT = 1e-4
-#: Below -MILLS_SWITCH the truncation functions use Mills' ratio instead of phi / Phi; from 6
-#: on, MILLS_TERMS terms of its continued fraction agree with the quotient to 1e-14.
-MILLS_SWITCH = 6.0
-MILLS_TERMS = 20
 
 PARAMS: tuple[ParamSpec, ...] = (
     mu_param("mu: the mean skill of a player before its first game."),
@@ -191,74 +188,34 @@ class TrueSkillConfig(GaussianConfig):
         )
 
 
-# --- truncation functions (paper, Table 1) ----------------------------------------------------
-
-
-def _mills_tail(z: float) -> float:
-    """G(z) = 1 / (z + 2 / (z + 3 / (z + ...))), so that phi(z) / (1 - Phi(z)) = z + G(z)
-    (the continued fraction of Mills' ratio), for z >= MILLS_SWITCH."""
-    f = z
-    for k in range(MILLS_TERMS, 1, -1):
-        f = z + k / f
-    return 1.0 / f
-
-
-def _win_terms(t: float, e: float) -> tuple[float, float]:
-    """(v, w) of a win (Table 1): v = phi(x) / Phi(x), w = v (v + x) with x = t - e; in the far
-    tail v = z + G(z), w = (z + G(z)) G(z) with z = -x, which avoids the cancellation in v + x."""
-    x = t - e
-    if x < -MILLS_SWITCH:
-        g = _mills_tail(-x)
-        return g - x, (g - x) * g
-    v = pdf(x) / cdf(x)
-    return v, v * (v + x)
-
-
-def _draw_terms(t: float, e: float) -> tuple[float, float]:
-    """(v~, w~) of a draw (Table 1), with a = e - |t|, b = -e - |t|:
-    v~ = sign(t) (phi(b) - phi(a)) / (Phi(a) - Phi(b)),
-    w~ = v~^2 + (a phi(a) - b phi(b)) / (Phi(a) - Phi(b)). In the far tail (a < -6) both are
-    divided through by phi(a), with Phi(x) = phi(x) / (-x + G(-x)) and
-    phi(b) / phi(a) = e^(-2 e |t|)."""
-    s = abs(t)
-    a, b = e - s, -e - s
-    if a < -MILLS_SWITCH:
-        ratio = math.exp(-2.0 * e * s)
-        denom = 1.0 / (_mills_tail(-a) - a) - ratio / (_mills_tail(-b) - b)
-        v = (ratio - 1.0) / denom
-        w = v * v + (a - b * ratio) / denom
-    else:
-        denom = cdf(a) - cdf(b)
-        v = (pdf(b) - pdf(a)) / denom
-        w = v * v + (a * pdf(a) - b * pdf(b)) / denom
-    return (-v if t < 0 else v), w
+# --- truncation functions (paper, Table 1; their arithmetic is in app/engine/gaussian.py) ---
 
 
 def v_win(t: float, e: float) -> float:
     """v(t, e) = phi(t - e) / Phi(t - e): the mean shift of a win (Table 1)."""
-    return _win_terms(t, e)[0]
+    return win_terms(t, e)[0]
 
 
 def w_win(t: float, e: float) -> float:
     """w(t, e) = v (v + t - e): the variance shrink of a win, in [0, 1) (Table 1)."""
-    return _win_terms(t, e)[1]
+    return win_terms(t, e)[1]
 
 
 def v_draw(t: float, e: float) -> float:
     """v~(t, e), odd in t (Table 1)."""
-    return _draw_terms(t, e)[0]
+    return draw_terms(t, e)[0]
 
 
 def w_draw(t: float, e: float) -> float:
     """w~(t, e), even in t, in (0, 1) (Table 1)."""
-    return _draw_terms(t, e)[1]
+    return draw_terms(t, e)[1]
 
 
 def _truncation(t: float, e: float, draw: bool) -> tuple[float, float]:
     """(v, w) of the observed outcome; an ArithmeticError (the game refused, as an overflow
     would be) when the arithmetic has left its range: w must lie in [0, 1) for a variance to
     shrink and stay positive."""
-    v, w = _draw_terms(t, e) if draw else _win_terms(t, e)
+    v, w = draw_terms(t, e) if draw else win_terms(t, e)
     if not (math.isfinite(v) and 0.0 <= w < 1.0):
         raise ArithmeticError(
             f"the sides' ratings are too far apart for TrueSkill's arithmetic (v {v!r}, w {w!r})"

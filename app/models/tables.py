@@ -341,3 +341,36 @@ class PlayerProfile(Base):
     #: ISO 3166-1 alpha-2.
     country: Mapped[str | None] = mapped_column(String(COUNTRY_LENGTH))
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class LadderFit(Base):
+    """The whole-history fit of a ``ttt`` or ``whr`` ladder (API.md "Whole-history and
+    large-field systems"): how the last fit ended, and the engine's ladder-wide state. The
+    ladder's ratings are its players' last curve points (``player_ratings``)."""
+
+    __tablename__ = "ladder_fits"
+
+    ladder_id: Mapped[str] = mapped_column(
+        ForeignKey("ladders.id", ondelete="CASCADE"), primary_key=True
+    )
+    converged: Mapped[bool] = mapped_column(Boolean)
+    sweeps: Mapped[int] = mapped_column(Integer)
+    max_step: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: The engine's state but its per-player part (whr: the history's length).
+    state: Mapped[dict[str, Any]] = mapped_column(JsonType)
+
+
+class PlayerFit(Base):
+    """One player's part of a ladder's whole-history fit: its curve (``[[day ordinal, rating,
+    deviation], ...]``, one point per UTC day it played) and the engine's state of it (ttt:
+    its days' messages; whr: its games' indices), so the next fit starts warm."""
+
+    __tablename__ = "player_fits"
+
+    ladder_id: Mapped[str] = mapped_column(
+        ForeignKey("ladders.id", ondelete="CASCADE"), primary_key=True
+    )
+    player: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    curve: Mapped[list[Any]] = mapped_column(JsonType)
+    state: Mapped[Any] = mapped_column(JsonType)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import Field
@@ -26,6 +26,31 @@ class LadderIn(RequestModel):
     )
 
 
+class FitOut(ResponseModel):
+    """How a whole-history ladder's last fit ended (API.md "Whole-history and large-field
+    systems")."""
+
+    converged: bool = Field(
+        description="The last sweep moved no estimate by more than the system's tolerance."
+    )
+    sweeps: int = Field(description="Sweeps the last fit made.")
+    max_step: float = Field(description="The last sweep's largest move of an estimate.")
+    at: datetime = Field(description="When the fit was made (the write that made it).")
+
+
+class CurvePointOut(ResponseModel):
+    day: date
+    rating: float
+    deviation: float
+
+
+class CurveOut(ResponseModel):
+    """A player's skill curve in a whole-history ladder: one point per UTC day it played."""
+
+    player: str
+    points: list[CurvePointOut]
+
+
 class LadderOut(ResponseModel):
     id: str
     system: str
@@ -47,6 +72,11 @@ class LadderOut(ResponseModel):
         default=0,
         description="The cursor of the ladder's last change-feed item (0: none yet): read "
         "the newest items from just before it.",
+    )
+    fit: FitOut | None = Field(
+        default=None,
+        description="ttt and whr ladders: how the fit of the whole history served now ended "
+        "(null before the first game, and on ladders of other systems).",
     )
 
 

@@ -100,16 +100,17 @@ class BalanceOut(ResponseModel):
 
 class OpponentOut(ResponseModel):
     """A rated player to meet, with the player's chance against it and the player's own
-    change if it wins, draws (null where draws give nothing) or loses."""
+    change if it wins, draws (null where draws give nothing) or loses (null on whole-history
+    ladders, ttt and whr: a result there moves the whole fit, known only by refitting it)."""
 
     player: str
     faction: str | None
     rating: float
     quality: float
     win_probability: float
-    if_win: float
+    if_win: float | None
     if_draw: float | None
-    if_loss: float
+    if_loss: float | None
 
 
 class OpponentsOut(ResponseModel):

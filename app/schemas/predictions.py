@@ -132,9 +132,10 @@ class MemberPrediction(ResponseModel):
     player: str
     faction: str | None
     rating: float
-    if_win: float
+    #: Null on whole-history ladders (ttt), whose swings are a refit of the whole history.
+    if_win: float | None
     if_draw: float | None
-    if_loss: LossRange
+    if_loss: LossRange | None
 
 
 class TeamPrediction(ResponseModel):

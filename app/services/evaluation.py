@@ -24,8 +24,15 @@ from sqlalchemy.orm import Session
 from app.core.database import Database
 from app.core.errors import FieldError, Invalid
 from app.core.settings import Settings
-from app.engine.evaluation import Metrics, Scores, predictions, score
-from app.engine.protocols import GameRater
+from app.engine.evaluation import (
+    Metrics,
+    Pair,
+    Scores,
+    predictions,
+    score,
+    whole_history_predictions,
+)
+from app.engine.protocols import GameRater, WholeHistoryRater
 from app.engine.types import LadderEvent
 from app.repositories.events import EventRepository, LiveRow
 from app.repositories.ladders import LadderRepository
@@ -306,20 +313,29 @@ def evaluate_one(
         if progress is not None:
             progress(len(rows) - reported)
 
-    rater = cast(GameRater, runtime.rater)
+    pairs: Iterator[tuple[Pair, ...]]
     try:
         with engine_refusals():
-            return score(
-                predictions(
+            if info.whole_history:
+                # Each game predicted from a fit of the games before it only.
+                pairs = whole_history_predictions(
                     info,
-                    rater,
+                    cast(WholeHistoryRater, runtime.rater),
                     fed(),
                     min_games=window.min_games,
                     start=window.start,
                     end=window.end,
-                ),
-                baseline=baseline,
-            )
+                )
+            else:
+                pairs = predictions(
+                    info,
+                    cast(GameRater, runtime.rater),
+                    fed(),
+                    min_games=window.min_games,
+                    start=window.start,
+                    end=window.end,
+                )
+            return score(pairs, baseline=baseline)
     except Invalid as exc:
         because = f"{events.rows[rating[0]].name} cannot be rated by {info.id!r}: "
         raise Invalid(

@@ -16,12 +16,13 @@ from app.core.database import Database
 from app.core.errors import Conflict, DomainError, NotFound, PreconditionFailed
 from app.engine.ledger import event_keys, event_ranks, event_teams, rate_event
 from app.engine.types import Change as EngineChange
+from app.engine.types import Game, Outcome
 from app.models import Change, Event
 from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import ChangeOut, GameIn, GameOut, TournamentIn, TournamentOut
-from app.services import auth, feed
+from app.services import auth, feed, whole_history
 from app.services.auth import ADMIN, Caller, Principal
 from app.services.conversion import (
     GAME,
@@ -299,8 +300,14 @@ def _dry_run(db: Database, new: NewEvent) -> GameOut | TournamentOut:
             return event_out(runtime, existing, ChangeRepository(session).of_event(existing.seq))
         keys = event_keys(runtime.info, new.event)
         states, ladder_state = states_as_of(session, ladder, runtime, keys, new.occurred_at)
-        with engine_refusals():
-            outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder_state)
+        if runtime.info.whole_history and isinstance(new.event, Game):
+            # The refit the write would make, with the game in its place (nothing stored).
+            outcome = Outcome(
+                tuple(whole_history.dry_run(session, ladder_id, runtime, new.event)), ladder_state
+            )
+        else:
+            with engine_refusals():
+                outcome = rate_event(runtime.info, runtime.rater, new.event, states, ladder_state)
         ranks = event_ranks(new.event)
         teams = event_teams(new.event)
         shown_factions = _shown_factions(new.kind, new.body, len(ranks))

@@ -16,7 +16,14 @@ from app.models import Ladder
 from app.repositories.keys import KeyRepository
 from app.repositories.ladders import LadderRepository
 from app.repositories.webhooks import WebhookRepository
-from app.schemas.ladders import LadderChanged, LadderIn, LadderList, LadderOut, LadderPatch
+from app.schemas.ladders import (
+    FitOut,
+    LadderChanged,
+    LadderIn,
+    LadderList,
+    LadderOut,
+    LadderPatch,
+)
 from app.schemas.systems import SystemOut
 from app.services import feed
 from app.services.auth import ADMIN, Caller
@@ -32,6 +39,7 @@ from app.services.runtime import (
     require_ladder,
 )
 from app.services.unit_of_work import Lock, UnitOfWork, run_write
+from app.services.whole_history import fit_out
 
 
 def describe_system(info: SystemInfo) -> SystemOut:
@@ -66,7 +74,7 @@ def get_system_out(system_id: str) -> SystemOut:
     return describe_system(system.info)
 
 
-def _out(ladder: Ladder, counts: dict[str, int]) -> LadderOut:
+def _out(ladder: Ladder, counts: dict[str, int], fit: FitOut | None = None) -> LadderOut:
     return LadderOut(
         id=ladder.id,
         system=ladder.system,
@@ -81,6 +89,7 @@ def _out(ladder: Ladder, counts: dict[str, int]) -> LadderOut:
         updated_at=ladder.updated_at,
         feed_cursor=ladder.feed_cursor or 0,
         archived_at=ladder.archived_at,
+        fit=fit,
     )
 
 
@@ -114,7 +123,7 @@ def get_ladder(db: Database, ladder_id: str) -> LadderOut:
     def work(session: Session) -> LadderOut:
         repo = LadderRepository(session)
         ladder = require_ladder(repo.get(ladder_id), ladder_id)
-        return _out(ladder, repo.counts([ladder_id])[ladder_id])
+        return _out(ladder, repo.counts([ladder_id])[ladder_id], fit_out(session, ladder_id))
 
     return db.run(work, write=False)
 

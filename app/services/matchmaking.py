@@ -245,10 +245,8 @@ def compute_opponents(
         cancel.check()
         pair = _pair(read, ladder_id, key, state, query, cancel)
         me = pair.players[0]
-        # A game system's two-player prediction has all three (its probability: the quality
-        # above was computed from it).
-        assert me.if_win is not None
-        assert me.if_loss is not None
+        # A game system's two-player prediction has its probability (the quality above was
+        # computed from it); its amounts too, but on a whole-history ladder (null there).
         assert me.win_probability is not None
         found.append(
             OpponentOut(
@@ -259,7 +257,7 @@ def compute_opponents(
                 win_probability=me.win_probability,
                 if_win=me.if_win,
                 if_draw=me.if_draw,
-                if_loss=me.if_loss.min,
+                if_loss=None if me.if_loss is None else me.if_loss.min,
             )
         )
     return OpponentsOut(

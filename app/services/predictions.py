@@ -253,6 +253,36 @@ def _swings(table: Table, inputs: Inputs, cancel: Cancel) -> tuple[Swings, Calla
     return result, lambda: _draws_rated(table, inputs, drawn, outcomes[0])
 
 
+def _table_swings(table: Table, inputs: Inputs, cancel: Cancel) -> tuple[Swings | None, bool]:
+    """The table's swings and whether draws are rated; None on a whole-history ladder
+    (``ttt``, ``whr``): there a result moves every estimate of the history, and what it
+    would serve is known only by refitting it (API.md "Whole-history and large-field
+    systems"), which a lobby's question does not do."""
+    runtime = inputs.runtime
+    if runtime.info.whole_history:
+        # The table as a game the system could rate (every side at its own rank: a ttt ladder
+        # without draws refuses a shared one).
+        ranked = table.game(list(range(1, table.sides + 1)))
+        validate_game(runtime.info, cast(GameRater, runtime.rater), ranked)
+        return None, False
+    amounts, ask_draws = _swings(table, inputs, cancel)
+    return amounts, ask_draws()
+
+
+def _member_swings(
+    amounts: Swings | None, draws_rated: bool, i: int, sides: range, own: int
+) -> tuple[float | None, float | None, LossRange | None]:
+    """Player i's (if_win, if_draw, if_loss) of the table's swings (``own``: its side)."""
+    if amounts is None:
+        return None, None, None
+    losses = [amounts.loss[i][s] for s in sides if s != own]
+    return (
+        amounts.win[i],
+        amounts.draw[i] if draws_rated else None,
+        LossRange(min=min(losses), max=max(losses)),
+    )
+
+
 def _rate(game: Game, inputs: Inputs) -> Outcome:
     rater = cast(GameRater, inputs.runtime.rater)
     validate_game(inputs.runtime.info, rater, game)
@@ -305,23 +335,22 @@ def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetim
     if len(keys) < 2:
         raise Invalid.at(("players",), "a game needs at least 2 players")
     table = _table(body, inputs, played_at)
-    amounts, ask_draws = _swings(table, inputs, cancel)
-    draws_rated = ask_draws()
+    amounts, draws_rated = _table_swings(table, inputs, cancel)
     cancel.check()
     p, quality = _probabilities(table, inputs)
     n = len(keys)
     players: list[PlayerPrediction] = []
     for i, key in enumerate(keys):
-        losses = [amounts.loss[i][j] for j in range(n) if j != i]
+        if_win, if_draw, if_loss = _member_swings(amounts, draws_rated, i, range(n), i)
         players.append(
             PlayerPrediction(
                 player=key.player,
                 faction=table.members[i].faction,
                 rating=states[key].rating,
                 win_probability=None if p is None else matchmaking.luce(p, i),
-                if_win=amounts.win[i],
-                if_draw=amounts.draw[i] if draws_rated else None,
-                if_loss=LossRange(min=min(losses), max=max(losses)),
+                if_win=if_win,
+                if_draw=if_draw,
+                if_loss=if_loss,
             )
         )
     pairs: list[PairPrediction] = []
@@ -330,15 +359,15 @@ def _game(body: PredictionIn, inputs: Inputs, cancel: Cancel, played_at: datetim
         for i, key in enumerate(keys):
             for j, other in enumerate(keys):
                 if i != j:
-                    if_win, if_draw, if_loss = amounts_of[i, j]
+                    pair_win, pair_draw, pair_loss = amounts_of[i, j]
                     pairs.append(
                         PairPrediction(
                             player=key.player,
                             opponent=other.player,
                             win_probability=None if p is None else p[i][j],
-                            if_win=if_win,
-                            if_draw=if_draw,
-                            if_loss=if_loss,
+                            if_win=pair_win,
+                            if_draw=pair_draw,
+                            if_loss=pair_loss,
                         )
                     )
     return Out(ladder=body.ladder, players=players, pairs=pairs, quality=quality)
@@ -389,23 +418,23 @@ def _teams(
     side's chance to win, every ordered pair's, and the game's quality."""
     assert body.teams is not None
     table = _table(body, inputs, played_at)
-    amounts, ask_draws = _swings(table, inputs, cancel)
-    draws_rated = ask_draws()
+    amounts, draws_rated = _table_swings(table, inputs, cancel)
     cancel.check()
     p, quality = _probabilities(table, inputs)
     labels = table.labels
     assert labels is not None
     members: list[list[MemberPrediction]] = [[] for _ in labels]
     for i, (key, member) in enumerate(zip(inputs.keys, table.members, strict=True)):
-        losses = [amounts.loss[i][s] for s in range(len(labels)) if s != member.side]
+        sides = range(len(labels))
+        if_win, if_draw, if_loss = _member_swings(amounts, draws_rated, i, sides, member.side)
         members[member.side].append(
             MemberPrediction(
                 player=key.player,
                 faction=member.faction,
                 rating=inputs.states[key].rating,
-                if_win=amounts.win[i],
-                if_draw=amounts.draw[i] if draws_rated else None,
-                if_loss=LossRange(min=min(losses), max=max(losses)),
+                if_win=if_win,
+                if_draw=if_draw,
+                if_loss=if_loss,
             )
         )
     teams = [

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from app.engine.ledger import (
+    UNRATED_DETAILS,
     event_keys,
     event_outcomes,
     event_ranks,
@@ -20,7 +21,7 @@ from app.engine.ledger import (
     replay,
     shown,
 )
-from app.engine.types import LadderEvent, PlayerKey, PlayerState, Standing
+from app.engine.types import Change, LadderEvent, PlayerKey, PlayerState, Standing
 from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
@@ -39,6 +40,14 @@ from app.services.runtime import (
     state_columns,
 )
 from app.services.unit_of_work import LadderWrite
+from app.services.whole_history import (
+    WHOLE_HISTORY_DETAILS,
+    fit_games,
+    live_games,
+    load_fit,
+    store_fit,
+    whole_history,
+)
 
 
 def db_keys(runtime: Runtime, event: LadderEvent) -> list[RatingKey]:
@@ -125,6 +134,9 @@ class Replay:
         self.changed: set[RatingKey] = set()
         self.ladder_states: list[tuple[int, Any]] = []
         self.events = 0
+        #: A whole-history ladder's events of this write, rated at :meth:`finish` by a fit of
+        #: the whole live history (:meth:`_finish_whole_history`).
+        self.pending: list[tuple[Placed, LadderEvent]] = []
 
     def start_from_rows(self, rows: Mapping[RatingKey, Any]) -> None:
         """Ratings that lost no changes start from their current rows."""
@@ -182,6 +194,11 @@ class Replay:
         the database stores them while the next events are rated (PostgreSQL streams a large
         page by COPY). ``change_ids``: drawn already, one per change the page makes."""
         info, rater = self.runtime.info, self.runtime.rater
+        if info.whole_history:
+            # No event of a whole-history system is rated alone: the write's fit rates them.
+            self.pending.extend(page)
+            self.events += len(page)
+            return
         if change_ids is None:
             change_ids = self.writer.draw_change_ids(sum(len(event_keys(info, e)) for _, e in page))
         ids = iter(change_ids)
@@ -262,6 +279,8 @@ class Replay:
     def finish(self) -> tuple[int, int]:
         """Write the rating rows the replay leaves (and the ladder's state); returns (events
         replayed, ratings rewritten)."""
+        if self.runtime.info.whole_history:
+            return self._finish_whole_history()
         ladder_id = self.ladder.id
         ratings = RatingRepository(self.session)
         self.load(self.lost)  # ratings that lost changes and had none replayed
@@ -299,6 +318,94 @@ class Replay:
         ratings.delete_many(ladder_id, orphaned)
         if self.runtime.info.ladder_scoped:
             self._store_ladder_state()
+        return self.events, len(affected)
+
+    def _finish_whole_history(self) -> tuple[int, int]:
+        """A whole-history ladder (``ttt``, ``whr``): refit its whole live history, warm from
+        the stored fit, and serve each player's last curve point.
+
+        The events of this write (new, corrected, late, or after a void's or a late game's
+        time) get one change per player whose ``before`` is the player's served estimate
+        just before this write and ``after`` the one just after it (API.md "Whole-history
+        and large-field systems"); changes of earlier events are kept. Every rating row takes
+        the new fit's estimate: a game moves every player it is connected to."""
+        session, ladder_id, runtime = self.session, self.ladder.id, self.runtime
+        rater = whole_history(runtime)
+        assert rater is not None
+        ladder_state = self.ladder_state
+        self.write.unit.flush()  # the live history is read back, this write's events included
+        self.load(self.lost)
+        fit = fit_games(
+            rater,
+            live_games(session, ladder_id, runtime.info.per_faction),
+            load_fit(session, ladder_id),
+        )
+        served = {key: rater.state_of(curve[-1]) for key, curve in fit.curves.items() if curve}
+        ratings = RatingRepository(session)
+        stored = {(row.player, row.faction): row for row in ratings.all_of_ladder(ladder_id)}
+        initial = runtime.rater.initial_state(ladder_state)
+
+        def before(key: RatingKey) -> PlayerState:
+            row = stored.get(key)
+            if row is None or row.last_change_id is None:
+                return initial
+            return decode_state(row.state)
+
+        info = runtime.info
+        count = sum(len(event_keys(info, event)) for _, event in self.pending)
+        ids = iter(self.writer.draw_change_ids(count) if count else [])
+        rows: list[dict[str, Any]] = []
+        for placed, event in self.pending:
+            changes = []
+            for key in event_keys(info, event):
+                now_key = db_key(key)
+                details = WHOLE_HISTORY_DETAILS if placed.rated else UNRATED_DETAILS
+                after = served.get(key, initial)
+                changes.append(Change(key, before(now_key), after, details))
+            made = self._change_rows(placed, event, changes, ids)
+            if placed.seq in self.keep:
+                self.write.written[placed.seq] = made
+            rows.extend(made)
+        self.writer.write_changes(iter(rows))
+
+        affected = self.lost | self.changed
+        new = sorted(self.changed - stored.keys())
+        ratings.ensure(ladder_id, [fresh_row(runtime, ladder_state, k) for k in new])
+        full: list[dict[str, Any]] = []
+        shown_only: list[dict[str, Any]] = []
+        orphaned: list[RatingKey] = []
+        moved = self.write.moved
+        for rkey in sorted(affected | stored.keys()):
+            row = stored.get(rkey)
+            state = served.get(engine_key(*rkey), initial)
+            columns = state_columns(runtime, state, ladder_state)
+            if rkey in affected:
+                start = self.starts[rkey]
+                if start.last_change_id is None:
+                    orphaned.append(rkey)  # every change it had was voided
+                    moved.note(rkey, row_entry(row), None)
+                    continue
+                update = {
+                    "player": rkey[0],
+                    "faction": rkey[1],
+                    **columns,
+                    "last_change_id": start.last_change_id,
+                    "last_event_at": start.last_event_at,
+                    "last_event_seq": start.last_event_seq,
+                    **start.statistics(),
+                }
+                full.append(update)
+                moved.note(rkey, row_entry(row), entry(rkey[1], update))
+            elif row is not None and row.last_change_id is not None:
+                shown_only.append({"player": rkey[0], "faction": rkey[1], **columns})
+                shown_after = entry(rkey[1], {**_statistics(row), **columns})
+                if shown_after != row_entry(row):
+                    moved.note(rkey, row_entry(row), shown_after)
+        self.writer.update_ratings(ladder_id, full)
+        if shown_only:
+            self.writer.update_ratings(ladder_id, shown_only)
+        ratings.delete_many(ladder_id, orphaned)
+        store_fit(session, ladder_id, fit, now())
         return self.events, len(affected)
 
     def _stored_entries(self, keys: Iterable[RatingKey]) -> dict[RatingKey, Entry | None]:

@@ -206,6 +206,14 @@ def configure(
         )
         starts = season_starts(seasons, at)
         resets = any(season.reset.kind != "none" for season in starts)
+        if system.info.whole_history and (policy.decay is not None or resets):
+            # A whole-history rating is a fit of every game; a state decayed or reset at a
+            # given time has no place in the model (as an adjustment has none).
+            raise InvalidParameter(
+                ranked.DECAY if policy.decay is not None else "reset",
+                f"{system_id} ratings are a fit of the whole history: they are not decayed "
+                "or reset by a season",
+            )
         if policy.decay is not None or resets:
             if policy.decay is not None and rater.params.get("period", "game") != "game":
                 raise InvalidParameter(

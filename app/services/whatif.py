@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.core.errors import Invalid
-from app.engine.ledger import replay, shown
-from app.engine.types import LadderEvent, PlayerKey, PlayerState
+from app.engine.errors import arithmetic_refused
+from app.engine.ledger import PLAYERS, replay, shown
+from app.engine.protocols import WholeHistoryRater, key_for
+from app.engine.types import Game, LadderEvent, PlayerKey, PlayerState
 from app.models import NO_FACTION, Ladder
 from app.repositories.events import EventRepository, LiveRow
 from app.repositories.ladders import LadderRepository
@@ -88,11 +90,14 @@ def _replay(
     replayed = 0
     try:
         with engine_refusals():
-            for step in replay(proposed.info, proposed.rater, events(), None, ladder_state):
-                ladder_state = step.outcome.ladder_state
-                for change in step.outcome.changes:
-                    states[change.key] = change.after
-                replayed += 1
+            if proposed.info.whole_history:
+                replayed = _fit(proposed, events(), states)
+            else:
+                for step in replay(proposed.info, proposed.rater, events(), None, ladder_state):
+                    ladder_state = step.outcome.ladder_state
+                    for change in step.outcome.changes:
+                        states[change.key] = change.after
+                    replayed += 1
     except Invalid as exc:
         because = f"{history.events[rating[0]].name} cannot be rated by {proposed.info.id!r}: "
         raise Invalid(
@@ -104,6 +109,31 @@ def _replay(
         for key, state in states.items()
     ]
     return replayed, entries
+
+
+def _fit(
+    proposed: Runtime, events: Iterator[LadderEvent], states: dict[PlayerKey, PlayerState]
+) -> int:
+    """A whole-history system's leaderboard: the fit of the whole live history, each player
+    at its last curve point, as the service serves it (a player whose games are all unrated:
+    the initial state). Returns the events read."""
+    rater = cast(WholeHistoryRater, proposed.rater)
+    games: list[Game] = []
+    count = 0
+    for event in events:
+        count += 1
+        if isinstance(event, Game):
+            if event.rated:
+                games.append(event)
+            initial = rater.initial_state({})
+            for p in event.participants:
+                states.setdefault(key_for(proposed.info, p.player, p.faction), initial)
+    with arithmetic_refused(PLAYERS):
+        fit = rater.fit(games)
+    for key, curve in fit.curves.items():
+        if curve:
+            states[key] = rater.state_of(curve[-1])
+    return count
 
 
 def what_if(

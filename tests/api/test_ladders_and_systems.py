@@ -10,7 +10,7 @@ pytestmark = pytest.mark.anyio
 
 SYSTEMS_OF_THE_PRODUCT = {
     "elo", "fundox", "naf", "glicko2", "glicko", "trueskill", "weng-lin",
-    "nadf", "kinzett", "dptr", "cdiplo", "wpe", "daanz", "elo-mmr",
+    "nadf", "kinzett", "dptr", "cdiplo", "wpe", "daanz", "elo-mmr", "ttt", "whr",
 }  # fmt: skip
 
 

@@ -27,11 +27,17 @@ from hypothesis import strategies as st
 from app.engine import glicko, glicko2, wpe
 from app.engine.base import RATING_LIMIT
 from app.engine.diplomacy import POWERS, SOLO_CENTRES
-from app.engine.errors import InvalidEvent, InvalidParameter, IterationLimit, NonFiniteResult
+from app.engine.errors import (
+    InvalidEvent,
+    InvalidParameter,
+    IterationLimit,
+    NonFiniteResult,
+    arithmetic_refused,
+)
 from app.engine.glicko_family import DEVIATION_MAX, MAX_RATING_OFFSET
 from app.engine.ledger import rate_event
 from app.engine.params import ParamSpec
-from app.engine.protocols import DuelRater, Rater, SystemInfo, key_for
+from app.engine.protocols import DuelRater, Rater, SystemInfo, WholeHistoryRater, key_for
 from app.engine.registry import SYSTEMS
 from app.engine.types import (
     Adjustment,
@@ -286,6 +292,9 @@ def validate(rater: Rater, event: LadderEvent) -> None:
 
 def drive(info: SystemInfo, rater: Rater, events: list[LadderEvent]) -> None:
     """Check, rate and read back ``events`` in order; only InvalidEvent may be raised."""
+    if info.whole_history:
+        drive_fit(cast(WholeHistoryRater, rater), events)
+        return
     states: dict[PlayerKey, PlayerState] = {}
     ladder = rater.initial_ladder_state()
     for event in events:
@@ -310,6 +319,31 @@ def drive(info: SystemInfo, rater: Rater, events: list[LadderEvent]) -> None:
             for me in states.values():
                 for other in states.values():
                     assert 0.0 <= duel.expected_score(me, other) <= 1.0
+
+
+def drive_fit(rater: WholeHistoryRater, events: list[LadderEvent]) -> None:
+    """A whole-history system: the valid games fitted together, as the service does after a
+    write; an arithmetic failure of the fit is the NonFiniteResult the service answers
+    (``arithmetic_refused``, as ``rate_event`` makes it), and every curve point is finite."""
+    games: list[Game] = []
+    for event in events:
+        try:
+            validate(rater, event)
+        except InvalidEvent:
+            continue
+        assert isinstance(event, Game)  # the systems refuse every adjustment
+        games.append(event)
+    try:
+        with arithmetic_refused("players"):
+            fit = rater.fit(games)
+    except NonFiniteResult:
+        return
+    for curve in fit.curves.values():
+        for point in curve:
+            assert math.isfinite(point.rating), point
+            assert math.isfinite(point.deviation), point
+            standing = rater.standing(rater.state_of(point))
+            assert math.isfinite(standing.rating)
 
 
 @pytest.mark.parametrize("system_id", list(SYSTEMS))

@@ -28,6 +28,7 @@ from app.schemas.common import (
     QUERY_TEXT_PATTERN,
 )
 from app.schemas.events import AdjustmentIn
+from app.schemas.ladders import CurveOut
 from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
 from app.schemas.predictions import PredictionIn, PredictionOut, TeamPredictionOut
 from app.schemas.profiles import (
@@ -37,7 +38,7 @@ from app.schemas.profiles import (
     ProfileOut,
     check_country,
 )
-from app.services import heavy, lists, predictions, profiles
+from app.services import heavy, lists, predictions, profiles, whole_history
 from app.services import players as service
 
 router = APIRouter()
@@ -103,6 +104,18 @@ def adjust_player(
     note(ladder=ladder)
     check_times(settings, (("at",), body.at))
     return service.adjust_player(db, ladder, player, body, caller)
+
+
+@router.get(
+    "/ladders/{ladder}/players/{player}/curve",
+    response_model=CurveOut,
+    tags=["players"],
+)
+def get_curve(ladder: LadderId, player: PlayerId, db: DB, caller: Reader) -> CurveOut:
+    """A player's skill curve on a whole-history ladder (ttt, whr): one point per UTC day it
+    played, each re-estimated from the whole history (422 on a ladder of another system)."""
+    caller.check_ladder(ladder)
+    return whole_history.get_curve(db, ladder, player)
 
 
 @router.get(
