@@ -33,15 +33,20 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# This file is bench/whr.py: the reference package of the same name is imported before the
+# bench directory (where Python put this script) can shadow it.
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+import whr  # noqa: E402
 
-import common
-import whr
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
-from app.engine import whr as engine
-from app.engine.protocols import Fit
-from app.engine.types import Game, Participant, PlayerKey
+import common  # noqa: E402
+
+from app.engine import whr as engine  # noqa: E402
+from app.engine.protocols import Fit  # noqa: E402
+from app.engine.types import Game, Participant, PlayerKey  # noqa: E402
 
 DATA = common.ROOT / ".." / "shared" / "data" / "atp"
 #: A pass of the 100,000-game history starts five years after the last.

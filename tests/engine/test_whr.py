@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 import whr
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.engine import whr as engine
 from app.engine.errors import InvalidEvent, InvalidParameter
@@ -413,3 +415,48 @@ def test_states_and_adjustments() -> None:
     with pytest.raises(InvalidEvent) as error:
         rater.adjusted_state(None, 1500.0, None, None, DAY0)
     assert error.value.loc == ("rating",)
+
+
+# -- properties -----------------------------------------------------------------------------
+
+PLAYERS = ("a", "b", "c", "d", "e")
+history = st.lists(
+    st.tuples(
+        st.sampled_from(PLAYERS),
+        st.sampled_from(PLAYERS),
+        st.sampled_from(("B", "W", "D")),
+        st.integers(0, 40),
+    ).filter(lambda g: g[0] != g[1]),
+    min_size=1,
+    max_size=14,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(history, history, st.sampled_from([{}, {"w2": 30, "virtual_games": 1}]))
+def test_any_warm_start_reaches_the_cold_fit(
+    games: list[tuple[str, str, str, int]],
+    other: list[tuple[str, str, str, int]],
+    params: dict[str, float],
+) -> None:
+    rater = engine.SYSTEM.configure(params)
+    ours = [game(*g) for g in games]
+    cold = rater.fit(ours)
+    assert cold.converged
+    warm = rater.fit(ours, warm=rater.fit([game(*g) for g in other]))
+    assert warm.converged
+    assert max_difference(warm, cold) <= TOLERANCE
+
+
+@settings(max_examples=60, deadline=None)
+@given(history)
+def test_reversed_results_negate_every_rating(games: list[tuple[str, str, str, int]]) -> None:
+    """The model is symmetric about the anchor's rating 0."""
+    rater = engine.SYSTEM.configure()
+    flip = {"B": "W", "W": "B", "D": "D"}
+    one = rater.fit([game(*g) for g in games])
+    two = rater.fit([game(b, w, flip[x], d) for b, w, x, d in games])
+    for key, points in one.curves.items():
+        for p, q in zip(points, two.curves[key], strict=True):
+            assert p.rating == pytest.approx(-q.rating, abs=1e-7)
+            assert p.deviation == pytest.approx(q.deviation, abs=1e-7)
