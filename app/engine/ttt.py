@@ -38,8 +38,10 @@ iterated to its fixed point within the game. A *sweep* runs forward through the 
 forward messages, then every game of the day once) and back (new backward messages, then every
 game again); sweeps repeat until no posterior mean moves by more than :data:`TOLERANCE` in a
 sweep, and the moves still to come (the sweeps converge geometrically; see :func:`_remaining`)
-add up to no more than that either, at most ``max_sweeps`` (:data:`MAX_SWEEPS`) times. The
-first sweep from nothing is TrueSkill's filtering (each day sees only the past); the fixed
+add up to no more than that either, at most ``max_sweeps`` (:data:`MAX_SWEEPS`) times; once
+the sweeps shrink by a steady ratio they are extrapolated to their limit (see
+:func:`_extrapolate`), which the sweeps after it correct. The first sweep from nothing is
+TrueSkill's filtering (each day sees only the past); the fixed
 point is the smoothed estimate that every later sweep leaves as it is.
 
 ``rating`` is a player's posterior mean at its last day, ``deviation`` that posterior's sigma;
