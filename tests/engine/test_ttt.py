@@ -357,8 +357,8 @@ def test_add_game_moves_only_the_new_games_players() -> None:
         assert len(after) == len(before) + 1
         assert after[-1].day == new.played_at.date()
         assert (after[-1].rating > before[-1].rating) is won
-    # The new game's player who had not played it yet is now more certain on its new day
-    # than its drifted last estimate, and the background fit from it is the full fit.
+    # Their earlier days moved too (max_step), and the background fit warm from this one is
+    # the full fit of the new history.
     assert added.max_step > 0
     assert_same_fit(rater.fit([*games, new], added), rater.fit([*games, new]), 2e-6)
     json.dumps(added.state)
