@@ -17,6 +17,8 @@ from .change_out import ChangeOut
 from .change_out_details import ChangeOutDetails
 from .configuration import Configuration
 from .configuration_params import ConfigurationParams
+from .curve_out import CurveOut
+from .curve_point_out import CurvePointOut
 from .decay_out import DecayOut
 from .delivery_list import DeliveryList
 from .delivery_out import DeliveryOut
@@ -30,6 +32,7 @@ from .event_ref_kind import EventRefKind
 from .event_statistics_out import EventStatisticsOut
 from .feed_item_out import FeedItemOut
 from .feed_page import FeedPage
+from .fit_out import FitOut
 from .game_batch_in import GameBatchIn
 from .game_batch_out import GameBatchOut
 from .game_in import GameIn
@@ -88,11 +91,14 @@ from .rating_out import RatingOut
 from .replay_in import ReplayIn
 from .replay_out import ReplayOut
 from .season_changed import SeasonChanged
+from .season_changed_repeat_type_0 import SeasonChangedRepeatType0
 from .season_changed_reset import SeasonChangedReset
 from .season_changed_status import SeasonChangedStatus
 from .season_in import SeasonIn
+from .season_in_repeat_type_0 import SeasonInRepeatType0
 from .season_in_reset_type_0 import SeasonInResetType0
 from .season_out import SeasonOut
+from .season_out_repeat_type_0 import SeasonOutRepeatType0
 from .season_out_reset import SeasonOutReset
 from .season_out_status import SeasonOutStatus
 from .standing_in import StandingIn
@@ -154,6 +160,8 @@ __all__ = (
     "ChangeOutDetails",
     "Configuration",
     "ConfigurationParams",
+    "CurveOut",
+    "CurvePointOut",
     "DecayOut",
     "DeliveryList",
     "DeliveryOut",
@@ -167,6 +175,7 @@ __all__ = (
     "EventStatisticsOut",
     "FeedItemOut",
     "FeedPage",
+    "FitOut",
     "GameBatchIn",
     "GameBatchOut",
     "GameIn",
@@ -225,11 +234,14 @@ __all__ = (
     "ReplayIn",
     "ReplayOut",
     "SeasonChanged",
+    "SeasonChangedRepeatType0",
     "SeasonChangedReset",
     "SeasonChangedStatus",
     "SeasonIn",
+    "SeasonInRepeatType0",
     "SeasonInResetType0",
     "SeasonOut",
+    "SeasonOutRepeatType0",
     "SeasonOutReset",
     "SeasonOutStatus",
     "StandingIn",

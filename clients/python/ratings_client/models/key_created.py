@@ -24,6 +24,7 @@ T = TypeVar("T", bound="KeyCreated")
 class KeyCreated:
     """ 
         Attributes:
+            communities (list[str]):
             created_at (datetime.datetime):
             expires_at (datetime.datetime | None):
             id (str):
@@ -35,6 +36,7 @@ class KeyCreated:
             scopes (list[str]):
      """
 
+    communities: list[str]
     created_at: datetime.datetime
     expires_at: datetime.datetime | None
     id: str
@@ -51,6 +53,10 @@ class KeyCreated:
 
 
     def to_dict(self) -> dict[str, Any]:
+        communities = self.communities
+
+
+
         created_at = self.created_at.isoformat()
 
         expires_at: None | str
@@ -85,6 +91,7 @@ class KeyCreated:
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
+            "communities": communities,
             "created_at": created_at,
             "expires_at": expires_at,
             "id": id,
@@ -103,6 +110,9 @@ class KeyCreated:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        communities = cast(list[str], d.pop("communities"))
+
+
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
 
@@ -159,6 +169,7 @@ class KeyCreated:
 
 
         key_created = cls(
+            communities=communities,
             created_at=created_at,
             expires_at=expires_at,
             id=id,

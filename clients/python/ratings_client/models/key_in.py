@@ -28,12 +28,15 @@ class KeyIn:
         Attributes:
             name (str):
             scopes (list[KeyInScopesItem]):
+            communities (list[str] | Unset): Communities, or ["*"] for every community: the key sees a ladder that both its
+                ladders and its communities admit, and only its communities' players.
             expires_at (datetime.datetime | None | Unset):
             ladders (list[str] | Unset): Ladder ids, or ["*"] for every ladder.
      """
 
     name: str
     scopes: list[KeyInScopesItem]
+    communities: list[str] | Unset = UNSET
     expires_at: datetime.datetime | None | Unset = UNSET
     ladders: list[str] | Unset = UNSET
 
@@ -48,6 +51,12 @@ class KeyIn:
         for scopes_item_data in self.scopes:
             scopes_item = scopes_item_data.value
             scopes.append(scopes_item)
+
+
+
+        communities: list[str] | Unset = UNSET
+        if not isinstance(self.communities, Unset):
+            communities = self.communities
 
 
 
@@ -72,6 +81,8 @@ class KeyIn:
             "name": name,
             "scopes": scopes,
         })
+        if communities is not UNSET:
+            field_dict["communities"] = communities
         if expires_at is not UNSET:
             field_dict["expires_at"] = expires_at
         if ladders is not UNSET:
@@ -94,6 +105,9 @@ class KeyIn:
 
 
             scopes.append(scopes_item)
+
+
+        communities = cast(list[str], d.pop("communities", UNSET))
 
 
         def _parse_expires_at(data: object) -> datetime.datetime | None | Unset:
@@ -122,6 +136,7 @@ class KeyIn:
         key_in = cls(
             name=name,
             scopes=scopes,
+            communities=communities,
             expires_at=expires_at,
             ladders=ladders,
         )

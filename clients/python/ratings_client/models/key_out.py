@@ -24,6 +24,7 @@ T = TypeVar("T", bound="KeyOut")
 class KeyOut:
     """ 
         Attributes:
+            communities (list[str]):
             created_at (datetime.datetime):
             expires_at (datetime.datetime | None):
             id (str):
@@ -34,6 +35,7 @@ class KeyOut:
             scopes (list[str]):
      """
 
+    communities: list[str]
     created_at: datetime.datetime
     expires_at: datetime.datetime | None
     id: str
@@ -49,6 +51,10 @@ class KeyOut:
 
 
     def to_dict(self) -> dict[str, Any]:
+        communities = self.communities
+
+
+
         created_at = self.created_at.isoformat()
 
         expires_at: None | str
@@ -81,6 +87,7 @@ class KeyOut:
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
+            "communities": communities,
             "created_at": created_at,
             "expires_at": expires_at,
             "id": id,
@@ -98,6 +105,9 @@ class KeyOut:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        communities = cast(list[str], d.pop("communities"))
+
+
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
 
@@ -152,6 +162,7 @@ class KeyOut:
 
 
         key_out = cls(
+            communities=communities,
             created_at=created_at,
             expires_at=expires_at,
             id=id,

@@ -28,12 +28,15 @@ class LadderIn:
         Attributes:
             id (str):
             system (str):
+            community (str | Unset): The community the ladder belongs to, fixed once created: its players' ids and profiles
+                are the community's (API.md "Communities"). Default: 'default'.
             params (LadderInParamsType0 | None | Unset):
             title (None | str | Unset):
      """
 
     id: str
     system: str
+    community: str | Unset = 'default'
     params: LadderInParamsType0 | None | Unset = UNSET
     title: None | str | Unset = UNSET
 
@@ -46,6 +49,8 @@ class LadderIn:
         id = self.id
 
         system = self.system
+
+        community = self.community
 
         params: dict[str, Any] | None | Unset
         if isinstance(self.params, Unset):
@@ -68,6 +73,8 @@ class LadderIn:
             "id": id,
             "system": system,
         })
+        if community is not UNSET:
+            field_dict["community"] = community
         if params is not UNSET:
             field_dict["params"] = params
         if title is not UNSET:
@@ -84,6 +91,8 @@ class LadderIn:
         id = d.pop("id")
 
         system = d.pop("system")
+
+        community = d.pop("community", UNSET)
 
         def _parse_params(data: object) -> LadderInParamsType0 | None | Unset:
             if data is None:
@@ -118,6 +127,7 @@ class LadderIn:
         ladder_in = cls(
             id=id,
             system=system,
+            community=community,
             params=params,
             title=title,
         )

@@ -27,10 +27,13 @@ class LadderPatch:
     """ New parameters (merged into the current ones) and/or a new title.
 
         Attributes:
+            archived (bool | None | Unset): true archives the ladder (read-only: every write to it is a 409), false makes it
+                writable again; alone in the body.
             params (LadderPatchParamsType0 | None | Unset):
             title (None | str | Unset):
      """
 
+    archived: bool | None | Unset = UNSET
     params: LadderPatchParamsType0 | None | Unset = UNSET
     title: None | str | Unset = UNSET
 
@@ -40,6 +43,12 @@ class LadderPatch:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.ladder_patch_params_type_0 import LadderPatchParamsType0 # noqa: PLC0415
+        archived: bool | None | Unset
+        if isinstance(self.archived, Unset):
+            archived = UNSET
+        else:
+            archived = self.archived
+
         params: dict[str, Any] | None | Unset
         if isinstance(self.params, Unset):
             params = UNSET
@@ -59,6 +68,8 @@ class LadderPatch:
 
         field_dict.update({
         })
+        if archived is not UNSET:
+            field_dict["archived"] = archived
         if params is not UNSET:
             field_dict["params"] = params
         if title is not UNSET:
@@ -72,6 +83,16 @@ class LadderPatch:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.ladder_patch_params_type_0 import LadderPatchParamsType0 # noqa: PLC0415
         d = dict(src_dict)
+        def _parse_archived(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        archived = _parse_archived(d.pop("archived", UNSET))
+
+
         def _parse_params(data: object) -> LadderPatchParamsType0 | None | Unset:
             if data is None:
                 return data
@@ -103,6 +124,7 @@ class LadderPatch:
 
 
         ladder_patch = cls(
+            archived=archived,
             params=params,
             title=title,
         )

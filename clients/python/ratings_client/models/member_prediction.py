@@ -29,16 +29,16 @@ class MemberPrediction:
         Attributes:
             faction (None | str):
             if_draw (float | None):
-            if_loss (LossRange):
-            if_win (float):
+            if_loss (LossRange | None):
+            if_win (float | None):
             player (str):
             rating (float):
      """
 
     faction: None | str
     if_draw: float | None
-    if_loss: LossRange
-    if_win: float
+    if_loss: LossRange | None
+    if_win: float | None
     player: str
     rating: float
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -55,8 +55,13 @@ class MemberPrediction:
         if_draw: float | None
         if_draw = self.if_draw
 
-        if_loss = self.if_loss.to_dict()
+        if_loss: dict[str, Any] | None
+        if isinstance(self.if_loss, LossRange):
+            if_loss = self.if_loss.to_dict()
+        else:
+            if_loss = self.if_loss
 
+        if_win: float | None
         if_win = self.if_win
 
         player = self.player
@@ -99,12 +104,31 @@ class MemberPrediction:
         if_draw = _parse_if_draw(d.pop("if_draw"))
 
 
-        if_loss = LossRange.from_dict(d.pop("if_loss"))
+        def _parse_if_loss(data: object) -> LossRange | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                if_loss_type_0 = LossRange.from_dict(data)
 
 
 
+                return if_loss_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LossRange | None, data)
 
-        if_win = d.pop("if_win")
+        if_loss = _parse_if_loss(d.pop("if_loss"))
+
+
+        def _parse_if_win(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        if_win = _parse_if_win(d.pop("if_win"))
+
 
         player = d.pop("player")
 

@@ -22,13 +22,14 @@ T = TypeVar("T", bound="OpponentOut")
 @_attrs_define
 class OpponentOut:
     """ A rated player to meet, with the player's chance against it and the player's own
-    change if it wins, draws (null where draws give nothing) or loses.
+    change if it wins, draws (null where draws give nothing) or loses (null on whole-history
+    ladders, ttt and whr: a result there moves the whole fit, known only by refitting it).
 
         Attributes:
             faction (None | str):
             if_draw (float | None):
-            if_loss (float):
-            if_win (float):
+            if_loss (float | None):
+            if_win (float | None):
             player (str):
             quality (float):
             rating (float):
@@ -37,8 +38,8 @@ class OpponentOut:
 
     faction: None | str
     if_draw: float | None
-    if_loss: float
-    if_win: float
+    if_loss: float | None
+    if_win: float | None
     player: str
     quality: float
     rating: float
@@ -56,8 +57,10 @@ class OpponentOut:
         if_draw: float | None
         if_draw = self.if_draw
 
+        if_loss: float | None
         if_loss = self.if_loss
 
+        if_win: float | None
         if_win = self.if_win
 
         player = self.player
@@ -105,9 +108,21 @@ class OpponentOut:
         if_draw = _parse_if_draw(d.pop("if_draw"))
 
 
-        if_loss = d.pop("if_loss")
+        def _parse_if_loss(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
 
-        if_win = d.pop("if_win")
+        if_loss = _parse_if_loss(d.pop("if_loss"))
+
+
+        def _parse_if_win(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        if_win = _parse_if_win(d.pop("if_win"))
+
 
         player = d.pop("player")
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -30,12 +31,14 @@ class PlayerProfileOut:
             name (None | str):
             player (str):
             ratings (list[LadderRatingOut]):
+            community (str | Unset):  Default: 'default'.
      """
 
     country: None | str
     name: None | str
     player: str
     ratings: list[LadderRatingOut]
+    community: str | Unset = 'default'
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -59,6 +62,8 @@ class PlayerProfileOut:
 
 
 
+        community = self.community
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -68,6 +73,8 @@ class PlayerProfileOut:
             "player": player,
             "ratings": ratings,
         })
+        if community is not UNSET:
+            field_dict["community"] = community
 
         return field_dict
 
@@ -105,11 +112,14 @@ class PlayerProfileOut:
             ratings.append(ratings_item)
 
 
+        community = d.pop("community", UNSET)
+
         player_profile_out = cls(
             country=country,
             name=name,
             player=player,
             ratings=ratings,
+            community=community,
         )
 
 

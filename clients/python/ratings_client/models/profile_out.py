@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 
@@ -26,11 +27,13 @@ class ProfileOut:
             country (None | str):
             name (None | str):
             player (str):
+            community (str | Unset):  Default: 'default'.
      """
 
     country: None | str
     name: None | str
     player: str
+    community: str | Unset = 'default'
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -46,6 +49,8 @@ class ProfileOut:
 
         player = self.player
 
+        community = self.community
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -54,6 +59,8 @@ class ProfileOut:
             "name": name,
             "player": player,
         })
+        if community is not UNSET:
+            field_dict["community"] = community
 
         return field_dict
 
@@ -80,10 +87,13 @@ class ProfileOut:
 
         player = d.pop("player")
 
+        community = d.pop("community", UNSET)
+
         profile_out = cls(
             country=country,
             name=name,
             player=player,
+            community=community,
         )
 
 

@@ -9,10 +9,12 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.season_changed_status import SeasonChangedStatus
+from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.season_changed_repeat_type_0 import SeasonChangedRepeatType0
   from ..models.season_changed_reset import SeasonChangedReset
 
 
@@ -36,6 +38,8 @@ class SeasonChanged:
             reset (SeasonChangedReset):
             starts_at (datetime.datetime):
             status (SeasonChangedStatus):
+            repeat (None | SeasonChangedRepeatType0 | Unset): A schedule's step (only on the schedule itself).
+            schedule (None | str | Unset): The schedule this season is an occurrence of.
      """
 
     best_of: int | None
@@ -47,6 +51,8 @@ class SeasonChanged:
     reset: SeasonChangedReset
     starts_at: datetime.datetime
     status: SeasonChangedStatus
+    repeat: None | SeasonChangedRepeatType0 | Unset = UNSET
+    schedule: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -54,6 +60,7 @@ class SeasonChanged:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.season_changed_repeat_type_0 import SeasonChangedRepeatType0 # noqa: PLC0415
         from ..models.season_changed_reset import SeasonChangedReset # noqa: PLC0415
         best_of: int | None
         best_of = self.best_of
@@ -78,6 +85,20 @@ class SeasonChanged:
 
         status = self.status.value
 
+        repeat: dict[str, Any] | None | Unset
+        if isinstance(self.repeat, Unset):
+            repeat = UNSET
+        elif isinstance(self.repeat, SeasonChangedRepeatType0):
+            repeat = self.repeat.to_dict()
+        else:
+            repeat = self.repeat
+
+        schedule: None | str | Unset
+        if isinstance(self.schedule, Unset):
+            schedule = UNSET
+        else:
+            schedule = self.schedule
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -92,6 +113,10 @@ class SeasonChanged:
             "starts_at": starts_at,
             "status": status,
         })
+        if repeat is not UNSET:
+            field_dict["repeat"] = repeat
+        if schedule is not UNSET:
+            field_dict["schedule"] = schedule
 
         return field_dict
 
@@ -99,6 +124,7 @@ class SeasonChanged:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.season_changed_repeat_type_0 import SeasonChangedRepeatType0 # noqa: PLC0415
         from ..models.season_changed_reset import SeasonChangedReset # noqa: PLC0415
         d = dict(src_dict)
         def _parse_best_of(data: object) -> int | None:
@@ -150,6 +176,36 @@ class SeasonChanged:
 
 
 
+        def _parse_repeat(data: object) -> None | SeasonChangedRepeatType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                repeat_type_0 = SeasonChangedRepeatType0.from_dict(data)
+
+
+
+                return repeat_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SeasonChangedRepeatType0 | Unset, data)
+
+        repeat = _parse_repeat(d.pop("repeat", UNSET))
+
+
+        def _parse_schedule(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        schedule = _parse_schedule(d.pop("schedule", UNSET))
+
+
         season_changed = cls(
             best_of=best_of,
             ends_at=ends_at,
@@ -160,6 +216,8 @@ class SeasonChanged:
             reset=reset,
             starts_at=starts_at,
             status=status,
+            repeat=repeat,
+            schedule=schedule,
         )
 
 

@@ -13,6 +13,7 @@ from typing import cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.season_in_repeat_type_0 import SeasonInRepeatType0
   from ..models.season_in_reset_type_0 import SeasonInResetType0
 
 
@@ -34,6 +35,9 @@ class SeasonIn:
             best_of (int | None | Unset): Tournament ladders awarding points per event (cdiplo, wpe, daanz): the season's
                 board ranks by each player's best N events' points.
             name (None | str | Unset):
+            repeat (None | SeasonInRepeatType0 | Unset): {"every": N, "unit": "days" | "weeks" | "months"}: a schedule,
+                standing for a season at starts_at and every N units after it, each with this reset and best_of (a month's day
+                past its end: the month's last day). One a ladder.
             reset (None | SeasonInResetType0 | Unset): {"kind": "none"} (default), {"kind": "soft", "fraction": f}, {"kind":
                 "uncertainty", "min", "min_until_days", "full_after_days"} or {"kind": "hard"}: applied at starts_at to every
                 player rated before it.
@@ -43,6 +47,7 @@ class SeasonIn:
     starts_at: datetime.datetime
     best_of: int | None | Unset = UNSET
     name: None | str | Unset = UNSET
+    repeat: None | SeasonInRepeatType0 | Unset = UNSET
     reset: None | SeasonInResetType0 | Unset = UNSET
 
 
@@ -50,6 +55,7 @@ class SeasonIn:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.season_in_repeat_type_0 import SeasonInRepeatType0 # noqa: PLC0415
         from ..models.season_in_reset_type_0 import SeasonInResetType0 # noqa: PLC0415
         id = self.id
 
@@ -66,6 +72,14 @@ class SeasonIn:
             name = UNSET
         else:
             name = self.name
+
+        repeat: dict[str, Any] | None | Unset
+        if isinstance(self.repeat, Unset):
+            repeat = UNSET
+        elif isinstance(self.repeat, SeasonInRepeatType0):
+            repeat = self.repeat.to_dict()
+        else:
+            repeat = self.repeat
 
         reset: dict[str, Any] | None | Unset
         if isinstance(self.reset, Unset):
@@ -86,6 +100,8 @@ class SeasonIn:
             field_dict["best_of"] = best_of
         if name is not UNSET:
             field_dict["name"] = name
+        if repeat is not UNSET:
+            field_dict["repeat"] = repeat
         if reset is not UNSET:
             field_dict["reset"] = reset
 
@@ -95,6 +111,7 @@ class SeasonIn:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.season_in_repeat_type_0 import SeasonInRepeatType0 # noqa: PLC0415
         from ..models.season_in_reset_type_0 import SeasonInResetType0 # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
@@ -124,6 +141,26 @@ class SeasonIn:
         name = _parse_name(d.pop("name", UNSET))
 
 
+        def _parse_repeat(data: object) -> None | SeasonInRepeatType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                repeat_type_0 = SeasonInRepeatType0.from_dict(data)
+
+
+
+                return repeat_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SeasonInRepeatType0 | Unset, data)
+
+        repeat = _parse_repeat(d.pop("repeat", UNSET))
+
+
         def _parse_reset(data: object) -> None | SeasonInResetType0 | Unset:
             if data is None:
                 return data
@@ -149,6 +186,7 @@ class SeasonIn:
             starts_at=starts_at,
             best_of=best_of,
             name=name,
+            repeat=repeat,
             reset=reset,
         )
 

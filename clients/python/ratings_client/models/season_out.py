@@ -9,10 +9,12 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.season_out_status import SeasonOutStatus
+from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.season_out_repeat_type_0 import SeasonOutRepeatType0
   from ..models.season_out_reset import SeasonOutReset
 
 
@@ -34,6 +36,8 @@ class SeasonOut:
             reset (SeasonOutReset):
             starts_at (datetime.datetime):
             status (SeasonOutStatus):
+            repeat (None | SeasonOutRepeatType0 | Unset): A schedule's step (only on the schedule itself).
+            schedule (None | str | Unset): The schedule this season is an occurrence of.
      """
 
     best_of: int | None
@@ -43,6 +47,8 @@ class SeasonOut:
     reset: SeasonOutReset
     starts_at: datetime.datetime
     status: SeasonOutStatus
+    repeat: None | SeasonOutRepeatType0 | Unset = UNSET
+    schedule: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -50,6 +56,7 @@ class SeasonOut:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.season_out_repeat_type_0 import SeasonOutRepeatType0 # noqa: PLC0415
         from ..models.season_out_reset import SeasonOutReset # noqa: PLC0415
         best_of: int | None
         best_of = self.best_of
@@ -70,6 +77,20 @@ class SeasonOut:
 
         status = self.status.value
 
+        repeat: dict[str, Any] | None | Unset
+        if isinstance(self.repeat, Unset):
+            repeat = UNSET
+        elif isinstance(self.repeat, SeasonOutRepeatType0):
+            repeat = self.repeat.to_dict()
+        else:
+            repeat = self.repeat
+
+        schedule: None | str | Unset
+        if isinstance(self.schedule, Unset):
+            schedule = UNSET
+        else:
+            schedule = self.schedule
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -82,6 +103,10 @@ class SeasonOut:
             "starts_at": starts_at,
             "status": status,
         })
+        if repeat is not UNSET:
+            field_dict["repeat"] = repeat
+        if schedule is not UNSET:
+            field_dict["schedule"] = schedule
 
         return field_dict
 
@@ -89,6 +114,7 @@ class SeasonOut:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.season_out_repeat_type_0 import SeasonOutRepeatType0 # noqa: PLC0415
         from ..models.season_out_reset import SeasonOutReset # noqa: PLC0415
         d = dict(src_dict)
         def _parse_best_of(data: object) -> int | None:
@@ -136,6 +162,36 @@ class SeasonOut:
 
 
 
+        def _parse_repeat(data: object) -> None | SeasonOutRepeatType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                repeat_type_0 = SeasonOutRepeatType0.from_dict(data)
+
+
+
+                return repeat_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SeasonOutRepeatType0 | Unset, data)
+
+        repeat = _parse_repeat(d.pop("repeat", UNSET))
+
+
+        def _parse_schedule(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        schedule = _parse_schedule(d.pop("schedule", UNSET))
+
+
         season_out = cls(
             best_of=best_of,
             ends_at=ends_at,
@@ -144,6 +200,8 @@ class SeasonOut:
             reset=reset,
             starts_at=starts_at,
             status=status,
+            repeat=repeat,
+            schedule=schedule,
         )
 
 

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AdjustPlayerData, AdjustPlayerErrors, AdjustPlayerResponses, BalanceTeamsData, BalanceTeamsErrors, BalanceTeamsResponses, CorrectGameData, CorrectGameErrors, CorrectGameResponses, CorrectTournamentData, CorrectTournamentErrors, CorrectTournamentResponses, CreateGameData, CreateGameErrors, CreateGameResponses, CreateGamesBatchData, CreateGamesBatchErrors, CreateGamesBatchResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateLadderData, CreateLadderErrors, CreateLadderResponses, CreateSeasonData, CreateSeasonErrors, CreateSeasonResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, CreateTournamentsBatchData, CreateTournamentsBatchErrors, CreateTournamentsBatchResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteSeasonData, DeleteSeasonErrors, DeleteSeasonResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EvaluateLadderData, EvaluateLadderErrors, EvaluateLadderResponses, GetFeedData, GetFeedErrors, GetFeedResponses, GetGameData, GetGameErrors, GetGameResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetLadderData, GetLadderErrors, GetLadderResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMetricsData, GetMetricsErrors, GetMetricsResponses, GetOpponentsData, GetOpponentsErrors, GetOpponentsResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetProfileData, GetProfileErrors, GetProfileResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSeasonData, GetSeasonErrors, GetSeasonResponses, GetSystemData, GetSystemErrors, GetSystemResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetTournamentStandingsData, GetTournamentStandingsErrors, GetTournamentStandingsResponses, GetTournamentTeamsData, GetTournamentTeamsErrors, GetTournamentTeamsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListLaddersData, ListLaddersErrors, ListLaddersResponses, ListPlayersData, ListPlayersErrors, ListPlayersResponses, ListSeasonsData, ListSeasonsErrors, ListSeasonsResponses, ListSystemsData, ListSystemsErrors, ListSystemsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PredictData, PredictErrors, PredictResponses, ReplaceSeasonData, ReplaceSeasonErrors, ReplaceSeasonResponses, ReplayWebhookData, ReplayWebhookErrors, ReplayWebhookResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SetProfileData, SetProfileErrors, SetProfileResponses, SetTournamentTeamsData, SetTournamentTeamsErrors, SetTournamentTeamsResponses, TuneLadderData, TuneLadderErrors, TuneLadderResponses, UpdateLadderData, UpdateLadderErrors, UpdateLadderResponses, VoidGameData, VoidGameErrors, VoidGameResponses, VoidTournamentData, VoidTournamentErrors, VoidTournamentResponses, WhatIfData, WhatIfErrors, WhatIfResponses } from './types.gen.js';
+import type { AdjustPlayerData, AdjustPlayerErrors, AdjustPlayerResponses, BalanceTeamsData, BalanceTeamsErrors, BalanceTeamsResponses, CorrectGameData, CorrectGameErrors, CorrectGameResponses, CorrectTournamentData, CorrectTournamentErrors, CorrectTournamentResponses, CreateGameData, CreateGameErrors, CreateGameResponses, CreateGamesBatchData, CreateGamesBatchErrors, CreateGamesBatchResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateLadderData, CreateLadderErrors, CreateLadderResponses, CreateSeasonData, CreateSeasonErrors, CreateSeasonResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, CreateTournamentsBatchData, CreateTournamentsBatchErrors, CreateTournamentsBatchResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteLadderData, DeleteLadderErrors, DeleteLadderResponses, DeleteSeasonData, DeleteSeasonErrors, DeleteSeasonResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EvaluateLadderData, EvaluateLadderErrors, EvaluateLadderResponses, GetCurveData, GetCurveErrors, GetCurveResponses, GetFeedData, GetFeedErrors, GetFeedResponses, GetGameData, GetGameErrors, GetGameResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetLadderData, GetLadderErrors, GetLadderResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMetricsData, GetMetricsErrors, GetMetricsResponses, GetOpponentsData, GetOpponentsErrors, GetOpponentsResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetProfileData, GetProfileErrors, GetProfileResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSeasonData, GetSeasonErrors, GetSeasonResponses, GetSystemData, GetSystemErrors, GetSystemResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetTournamentStandingsData, GetTournamentStandingsErrors, GetTournamentStandingsResponses, GetTournamentTeamsData, GetTournamentTeamsErrors, GetTournamentTeamsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListLaddersData, ListLaddersErrors, ListLaddersResponses, ListPlayersData, ListPlayersErrors, ListPlayersResponses, ListSeasonsData, ListSeasonsErrors, ListSeasonsResponses, ListSystemsData, ListSystemsErrors, ListSystemsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PredictData, PredictErrors, PredictResponses, ReplaceSeasonData, ReplaceSeasonErrors, ReplaceSeasonResponses, ReplayWebhookData, ReplayWebhookErrors, ReplayWebhookResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SetProfileData, SetProfileErrors, SetProfileResponses, SetTournamentTeamsData, SetTournamentTeamsErrors, SetTournamentTeamsResponses, TuneLadderData, TuneLadderErrors, TuneLadderResponses, UpdateLadderData, UpdateLadderErrors, UpdateLadderResponses, VoidGameData, VoidGameErrors, VoidGameResponses, VoidTournamentData, VoidTournamentErrors, VoidTournamentResponses, WhatIfData, WhatIfErrors, WhatIfResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -116,6 +116,18 @@ export const createLadder = <ThrowOnError extends boolean = false>(options: Opti
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Delete Ladder
+ *
+ * Delete the ladder and its whole history (admin token only; ``?confirm=`` repeats the
+ * ladder's id). Its players' profiles stay: they are its community's.
+ */
+export const deleteLadder = <ThrowOnError extends boolean = false>(options: Options<DeleteLadderData, ThrowOnError>) => (options.client ?? client).delete<DeleteLadderResponses, DeleteLadderErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/ladders/{ladder}',
+    ...options
 });
 
 /**
@@ -254,6 +266,10 @@ export const correctGame = <ThrowOnError extends boolean = false>(options: Optio
  * present profiles, with ``as_of`` too: the ranking by year); ``around=PLAYER`` the window
  * of ``limit`` entries centred on that player. Entries carry the players' ``name`` and
  * ``country`` where their profiles have them.
+ *
+ * With ``as_of`` or ``season``, a heavy read (docs/operations.md "Request classes and
+ * costs"): it reads the ladder's history up to then, in one of the process's fair slots,
+ * charged by its time.
  */
 export const getLeaderboard = <ThrowOnError extends boolean = false>(options: Options<GetLeaderboardData, ThrowOnError>) => (options.client ?? client).get<GetLeaderboardResponses, GetLeaderboardErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -277,6 +293,9 @@ export const listPlayers = <ThrowOnError extends boolean = false>(options: Optio
  * Get Player
  *
  * A player's ratings (one per faction on per-faction ladders) with statistics.
+ *
+ * With ``as_of``, a heavy read (docs/operations.md "Request classes and costs"): it reads
+ * the ladder's history up to then, in one of the process's fair slots, charged by its time.
  */
 export const getPlayer = <ThrowOnError extends boolean = false>(options: Options<GetPlayerData, ThrowOnError>) => (options.client ?? client).get<GetPlayerResponses, GetPlayerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -297,6 +316,18 @@ export const adjustPlayer = <ThrowOnError extends boolean = false>(options: Opti
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Get Curve
+ *
+ * A player's skill curve on a whole-history ladder (ttt, whr): one point per UTC day it
+ * played, each re-estimated from the whole history (422 on a ladder of another system).
+ */
+export const getCurve = <ThrowOnError extends boolean = false>(options: Options<GetCurveData, ThrowOnError>) => (options.client ?? client).get<GetCurveResponses, GetCurveErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/ladders/{ladder}/players/{player}/curve',
+    ...options
 });
 
 /**
@@ -523,8 +554,8 @@ export const getMetrics = <ThrowOnError extends boolean = false>(options?: Optio
 /**
  * Get Profile
  *
- * The player's profile and its ratings in every ladder the caller may read (404 when
- * the player has neither a profile nor such a rating).
+ * The player's profile in ``community`` and its ratings in every ladder of it the caller
+ * may read (404 when the player has neither, or is not the caller's).
  */
 export const getProfile = <ThrowOnError extends boolean = false>(options: Options<GetProfileData, ThrowOnError>) => (options.client ?? client).get<GetProfileResponses, GetProfileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -535,9 +566,10 @@ export const getProfile = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Set Profile
  *
- * Set the player's profile, shared by every ladder: ``name`` (1-200 characters) and
- * ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field left out is
- * cleared. Profiles are not history: setting one recomputes nothing.
+ * Set the player's profile in ``community``, shared by its ladders: ``name`` (1-200
+ * characters) and ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field
+ * left out is cleared. Profiles are not history: setting one recomputes nothing. A key sets
+ * only its own players' profiles (404 otherwise, as for an unknown player).
  */
 export const setProfile = <ThrowOnError extends boolean = false>(options: Options<SetProfileData, ThrowOnError>) => (options.client ?? client).put<SetProfileResponses, SetProfileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

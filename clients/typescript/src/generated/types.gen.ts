@@ -305,6 +305,40 @@ export type Configuration = {
 };
 
 /**
+ * CurveOut
+ *
+ * A player's skill curve in a whole-history ladder: one point per UTC day it played.
+ */
+export type CurveOut = {
+    /**
+     * Player
+     */
+    player: string;
+    /**
+     * Points
+     */
+    points: Array<CurvePointOut>;
+};
+
+/**
+ * CurvePointOut
+ */
+export type CurvePointOut = {
+    /**
+     * Day
+     */
+    day: string;
+    /**
+     * Deviation
+     */
+    deviation: number;
+    /**
+     * Rating
+     */
+    rating: number;
+};
+
+/**
  * DecayOut
  *
  * What inactivity decay took from a rating read now (or as of a time).
@@ -602,6 +636,39 @@ export type FeedPage = {
 };
 
 /**
+ * FitOut
+ *
+ * How a whole-history ladder's last fit ended (API.md "Whole-history and large-field
+ * systems").
+ */
+export type FitOut = {
+    /**
+     * At
+     *
+     * When the fit was made (the write that made it).
+     */
+    at: string;
+    /**
+     * Converged
+     *
+     * The last sweep moved no estimate by more than the system's tolerance.
+     */
+    converged: boolean;
+    /**
+     * Max Step
+     *
+     * The last sweep's largest move of an estimate.
+     */
+    max_step: number;
+    /**
+     * Sweeps
+     *
+     * Sweeps the last fit made.
+     */
+    sweeps: number;
+};
+
+/**
  * GameBatchIn
  */
 export type GameBatchIn = {
@@ -881,6 +948,10 @@ export type HistoryOut = {
  */
 export type KeyCreated = {
     /**
+     * Communities
+     */
+    communities: Array<string>;
+    /**
      * Created At
      */
     created_at: string;
@@ -923,6 +994,12 @@ export type KeyCreated = {
  */
 export type KeyIn = {
     /**
+     * Communities
+     *
+     * Communities, or ["*"] for every community: the key sees a ladder that both its ladders and its communities admit, and only its communities' players.
+     */
+    communities?: Array<string>;
+    /**
      * Expires At
      */
     expires_at?: string | null;
@@ -960,6 +1037,10 @@ export type KeyList = {
  * KeyOut
  */
 export type KeyOut = {
+    /**
+     * Communities
+     */
+    communities: Array<string>;
     /**
      * Created At
      */
@@ -999,6 +1080,16 @@ export type KeyOut = {
  */
 export type LadderChanged = {
     /**
+     * Archived At
+     *
+     * When the ladder was archived (null: it is not); an archived ladder is read-only.
+     */
+    archived_at?: string | null;
+    /**
+     * Community
+     */
+    community?: string;
+    /**
      * Created At
      */
     created_at: string;
@@ -1008,6 +1099,10 @@ export type LadderChanged = {
      * The cursor of the ladder's last change-feed item (0: none yet): read the newest items from just before it.
      */
     feed_cursor?: number;
+    /**
+     * ttt and whr ladders: how the fit of the whole history served now ended (null before the first game, and on ladders of other systems).
+     */
+    fit?: FitOut | null;
     /**
      * Games
      */
@@ -1061,6 +1156,12 @@ export type LadderChanged = {
  */
 export type LadderIn = {
     /**
+     * Community
+     *
+     * The community the ladder belongs to, fixed once created: its players' ids and profiles are the community's (API.md "Communities").
+     */
+    community?: string;
+    /**
      * Id
      */
     id: string;
@@ -1099,6 +1200,16 @@ export type LadderList = {
  */
 export type LadderOut = {
     /**
+     * Archived At
+     *
+     * When the ladder was archived (null: it is not); an archived ladder is read-only.
+     */
+    archived_at?: string | null;
+    /**
+     * Community
+     */
+    community?: string;
+    /**
      * Created At
      */
     created_at: string;
@@ -1108,6 +1219,10 @@ export type LadderOut = {
      * The cursor of the ladder's last change-feed item (0: none yet): read the newest items from just before it.
      */
     feed_cursor?: number;
+    /**
+     * ttt and whr ladders: how the fit of the whole history served now ended (null before the first game, and on ladders of other systems).
+     */
+    fit?: FitOut | null;
     /**
      * Games
      */
@@ -1154,6 +1269,12 @@ export type LadderOut = {
  * New parameters (merged into the current ones) and/or a new title.
  */
 export type LadderPatch = {
+    /**
+     * Archived
+     *
+     * true archives the ladder (read-only: every write to it is a 409), false makes it writable again; alone in the body.
+     */
+    archived?: boolean | null;
     /**
      * Params
      */
@@ -1396,11 +1517,11 @@ export type MemberPrediction = {
      * If Draw
      */
     if_draw: number | null;
-    if_loss: LossRange;
+    if_loss: LossRange | null;
     /**
      * If Win
      */
-    if_win: number;
+    if_win: number | null;
     /**
      * Player
      */
@@ -1467,7 +1588,8 @@ export type MovedRating = {
  * OpponentOut
  *
  * A rated player to meet, with the player's chance against it and the player's own
- * change if it wins, draws (null where draws give nothing) or loses.
+ * change if it wins, draws (null where draws give nothing) or loses (null on whole-history
+ * ladders, ttt and whr: a result there moves the whole fit, known only by refitting it).
  */
 export type OpponentOut = {
     /**
@@ -1481,11 +1603,11 @@ export type OpponentOut = {
     /**
      * If Loss
      */
-    if_loss: number;
+    if_loss: number | null;
     /**
      * If Win
      */
-    if_win: number;
+    if_win: number | null;
     /**
      * Player
      */
@@ -1700,6 +1822,10 @@ export type PlayerPrediction = {
  */
 export type PlayerProfileOut = {
     /**
+     * Community
+     */
+    community?: string;
+    /**
      * Country
      */
     country: string | null;
@@ -1907,6 +2033,10 @@ export type ProfileIn = {
  * ProfileOut
  */
 export type ProfileOut = {
+    /**
+     * Community
+     */
+    community?: string;
     /**
      * Country
      */
@@ -2123,11 +2253,25 @@ export type SeasonChanged = {
      */
     recomputed_players: number;
     /**
+     * Repeat
+     *
+     * A schedule's step (only on the schedule itself).
+     */
+    repeat?: {
+        [key: string]: unknown;
+    } | null;
+    /**
      * Reset
      */
     reset: {
         [key: string]: unknown;
     };
+    /**
+     * Schedule
+     *
+     * The schedule this season is an occurrence of.
+     */
+    schedule?: string | null;
     /**
      * Starts At
      */
@@ -2159,6 +2303,14 @@ export type SeasonIn = {
      * Name
      */
     name?: string | null;
+    /**
+     * Repeat
+     *
+     * {"every": N, "unit": "days" | "weeks" | "months"}: a schedule, standing for a season at starts_at and every N units after it, each with this reset and best_of (a month's day past its end: the month's last day). One a ladder.
+     */
+    repeat?: {
+        [key: string]: unknown;
+    } | null;
     /**
      * Reset
      *
@@ -2196,11 +2348,25 @@ export type SeasonOut = {
      */
     name: string;
     /**
+     * Repeat
+     *
+     * A schedule's step (only on the schedule itself).
+     */
+    repeat?: {
+        [key: string]: unknown;
+    } | null;
+    /**
      * Reset
      */
     reset: {
         [key: string]: unknown;
     };
+    /**
+     * Schedule
+     *
+     * The schedule this season is an occurrence of.
+     */
+    schedule?: string | null;
     /**
      * Starts At
      */
@@ -3328,6 +3494,71 @@ export type CreateLadderResponses = {
 
 export type CreateLadderResponse = CreateLadderResponses[keyof CreateLadderResponses];
 
+export type DeleteLadderData = {
+    body?: never;
+    path: {
+        /**
+         * Ladder
+         */
+        ladder: string;
+    };
+    query?: {
+        /**
+         * Confirm
+         *
+         * The ladder's id again: deletion cannot be undone.
+         */
+        confirm?: string | null;
+    };
+    url: '/ladders/{ladder}';
+};
+
+export type DeleteLadderErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type DeleteLadderError = DeleteLadderErrors[keyof DeleteLadderErrors];
+
+export type DeleteLadderResponses = {
+    /**
+     * Successful Response
+     */
+    204: void;
+};
+
+export type DeleteLadderResponse = DeleteLadderResponses[keyof DeleteLadderResponses];
+
 export type GetLadderData = {
     body?: never;
     path: {
@@ -4276,6 +4507,68 @@ export type AdjustPlayerResponses = {
 };
 
 export type AdjustPlayerResponse = AdjustPlayerResponses[keyof AdjustPlayerResponses];
+
+export type GetCurveData = {
+    body?: never;
+    path: {
+        /**
+         * Ladder
+         */
+        ladder: string;
+        /**
+         * Player
+         */
+        player: string;
+    };
+    query?: never;
+    url: '/ladders/{ladder}/players/{player}/curve';
+};
+
+export type GetCurveErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type GetCurveError = GetCurveErrors[keyof GetCurveErrors];
+
+export type GetCurveResponses = {
+    /**
+     * Successful Response
+     */
+    200: CurveOut;
+};
+
+export type GetCurveResponse = GetCurveResponses[keyof GetCurveResponses];
 
 export type GetHistoryData = {
     body?: never;
@@ -5399,7 +5692,14 @@ export type GetProfileData = {
          */
         player: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Community
+         *
+         * The community whose player this is (API.md "Communities").
+         */
+        community?: string;
+    };
     url: '/players/{player}';
 };
 
@@ -5457,7 +5757,14 @@ export type SetProfileData = {
          */
         player: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Community
+         *
+         * The community whose player this is (API.md "Communities").
+         */
+        community?: string;
+    };
     url: '/players/{player}';
 };
 

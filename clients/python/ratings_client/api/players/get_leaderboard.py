@@ -240,6 +240,10 @@ def sync_detailed(
     of ``limit`` entries centred on that player. Entries carry the players' ``name`` and
     ``country`` where their profiles have them.
 
+    With ``as_of`` or ``season``, a heavy read (docs/operations.md "Request classes and
+    costs"): it reads the ladder's history up to then, in one of the process's fair slots,
+    charged by its time.
+
     Args:
         ladder (str):
         limit (int | Unset): Entries per page (at most 500). Default: 50.
@@ -325,6 +329,10 @@ def sync(
     of ``limit`` entries centred on that player. Entries carry the players' ``name`` and
     ``country`` where their profiles have them.
 
+    With ``as_of`` or ``season``, a heavy read (docs/operations.md "Request classes and
+    costs"): it reads the ladder's history up to then, in one of the process's fair slots,
+    charged by its time.
+
     Args:
         ladder (str):
         limit (int | Unset): Entries per page (at most 500). Default: 50.
@@ -404,6 +412,10 @@ async def asyncio_detailed(
     present profiles, with ``as_of`` too: the ranking by year); ``around=PLAYER`` the window
     of ``limit`` entries centred on that player. Entries carry the players' ``name`` and
     ``country`` where their profiles have them.
+
+    With ``as_of`` or ``season``, a heavy read (docs/operations.md "Request classes and
+    costs"): it reads the ladder's history up to then, in one of the process's fair slots,
+    charged by its time.
 
     Args:
         ladder (str):
@@ -489,6 +501,10 @@ async def asyncio(
     present profiles, with ``as_of`` too: the ranking by year); ``around=PLAYER`` the window
     of ``limit`` entries centred on that player. Entries carry the players' ``name`` and
     ``country`` where their profiles have them.
+
+    With ``as_of`` or ``season``, a heavy read (docs/operations.md "Request classes and
+    costs"): it reads the ladder's history up to then, in one of the process's fair slots,
+    charged by its time.
 
     Args:
         ladder (str):

@@ -144,6 +144,9 @@ def sync_detailed(
 
      A player's ratings (one per faction on per-faction ladders) with statistics.
 
+    With ``as_of``, a heavy read (docs/operations.md "Request classes and costs"): it reads
+    the ladder's history up to then, in one of the process's fair slots, charged by its time.
+
     Args:
         ladder (str):
         player (str):
@@ -184,6 +187,9 @@ def sync(
 
      A player's ratings (one per faction on per-faction ladders) with statistics.
 
+    With ``as_of``, a heavy read (docs/operations.md "Request classes and costs"): it reads
+    the ladder's history up to then, in one of the process's fair slots, charged by its time.
+
     Args:
         ladder (str):
         player (str):
@@ -218,6 +224,9 @@ async def asyncio_detailed(
     """ Get Player
 
      A player's ratings (one per faction on per-faction ladders) with statistics.
+
+    With ``as_of``, a heavy read (docs/operations.md "Request classes and costs"): it reads
+    the ladder's history up to then, in one of the process's fair slots, charged by its time.
 
     Args:
         ladder (str):
@@ -258,6 +267,9 @@ async def asyncio(
     """ Get Player
 
      A player's ratings (one per faction on per-faction ladders) with statistics.
+
+    With ``as_of``, a heavy read (docs/operations.md "Request classes and costs"): it reads
+    the ladder's history up to then, in one of the process's fair slots, charged by its time.
 
     Args:
         ladder (str):

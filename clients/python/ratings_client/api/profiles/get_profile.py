@@ -10,23 +10,33 @@ from ... import errors
 
 from ...models.player_profile_out import PlayerProfileOut
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     player: str,
+    *,
+    community: str | Unset = 'default',
 
 ) -> dict[str, Any]:
     
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["community"] = community
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/players/{player}".format(player=quote(str(player), safe=""),),
+        "params": params,
     }
 
 
@@ -117,15 +127,18 @@ def sync_detailed(
     player: str,
     *,
     client: AuthenticatedClient,
+    community: str | Unset = 'default',
 
 ) -> Response[PlayerProfileOut | Problem]:
     """ Get Profile
 
-     The player's profile and its ratings in every ladder the caller may read (404 when
-    the player has neither a profile nor such a rating).
+     The player's profile in ``community`` and its ratings in every ladder of it the caller
+    may read (404 when the player has neither, or is not the caller's).
 
     Args:
         player (str):
+        community (str | Unset): The community whose player this is (API.md "Communities").
+            Default: 'default'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +151,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         player=player,
+community=community,
 
     )
 
@@ -151,15 +165,18 @@ def sync(
     player: str,
     *,
     client: AuthenticatedClient,
+    community: str | Unset = 'default',
 
 ) -> PlayerProfileOut | Problem | None:
     """ Get Profile
 
-     The player's profile and its ratings in every ladder the caller may read (404 when
-    the player has neither a profile nor such a rating).
+     The player's profile in ``community`` and its ratings in every ladder of it the caller
+    may read (404 when the player has neither, or is not the caller's).
 
     Args:
         player (str):
+        community (str | Unset): The community whose player this is (API.md "Communities").
+            Default: 'default'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -173,6 +190,7 @@ def sync(
     return sync_detailed(
         player=player,
 client=client,
+community=community,
 
     ).parsed
 
@@ -180,15 +198,18 @@ async def asyncio_detailed(
     player: str,
     *,
     client: AuthenticatedClient,
+    community: str | Unset = 'default',
 
 ) -> Response[PlayerProfileOut | Problem]:
     """ Get Profile
 
-     The player's profile and its ratings in every ladder the caller may read (404 when
-    the player has neither a profile nor such a rating).
+     The player's profile in ``community`` and its ratings in every ladder of it the caller
+    may read (404 when the player has neither, or is not the caller's).
 
     Args:
         player (str):
+        community (str | Unset): The community whose player this is (API.md "Communities").
+            Default: 'default'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -201,6 +222,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         player=player,
+community=community,
 
     )
 
@@ -214,15 +236,18 @@ async def asyncio(
     player: str,
     *,
     client: AuthenticatedClient,
+    community: str | Unset = 'default',
 
 ) -> PlayerProfileOut | Problem | None:
     """ Get Profile
 
-     The player's profile and its ratings in every ladder the caller may read (404 when
-    the player has neither a profile nor such a rating).
+     The player's profile in ``community`` and its ratings in every ladder of it the caller
+    may read (404 when the player has neither, or is not the caller's).
 
     Args:
         player (str):
+        community (str | Unset): The community whose player this is (API.md "Communities").
+            Default: 'default'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,5 +261,6 @@ async def asyncio(
     return (await asyncio_detailed(
         player=player,
 client=client,
+community=community,
 
     )).parsed

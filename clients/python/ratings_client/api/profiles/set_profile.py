@@ -11,6 +11,7 @@ from ... import errors
 from ...models.problem import Problem
 from ...models.profile_in import ProfileIn
 from ...models.profile_out import ProfileOut
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -19,6 +20,7 @@ def _get_kwargs(
     player: str,
     *,
     body: ProfileIn,
+    community: str | Unset = 'default',
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -26,11 +28,18 @@ def _get_kwargs(
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["community"] = community
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "put",
         "url": "/players/{player}".format(player=quote(str(player), safe=""),),
+        "params": params,
     }
 
     _kwargs["json"] = body.to_dict()
@@ -126,16 +135,20 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ProfileIn,
+    community: str | Unset = 'default',
 
 ) -> Response[Problem | ProfileOut]:
     """ Set Profile
 
-     Set the player's profile, shared by every ladder: ``name`` (1-200 characters) and
-    ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field left out is
-    cleared. Profiles are not history: setting one recomputes nothing.
+     Set the player's profile in ``community``, shared by its ladders: ``name`` (1-200
+    characters) and ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field
+    left out is cleared. Profiles are not history: setting one recomputes nothing. A key sets
+    only its own players' profiles (404 otherwise, as for an unknown player).
 
     Args:
         player (str):
+        community (str | Unset): The community whose player this is (API.md "Communities").
+            Default: 'default'.
         body (ProfileIn): The whole profile: a field left out is cleared.
 
     Raises:
@@ -150,6 +163,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         player=player,
 body=body,
+community=community,
 
     )
 
@@ -164,16 +178,20 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ProfileIn,
+    community: str | Unset = 'default',
 
 ) -> Problem | ProfileOut | None:
     """ Set Profile
 
-     Set the player's profile, shared by every ladder: ``name`` (1-200 characters) and
-    ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field left out is
-    cleared. Profiles are not history: setting one recomputes nothing.
+     Set the player's profile in ``community``, shared by its ladders: ``name`` (1-200
+    characters) and ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field
+    left out is cleared. Profiles are not history: setting one recomputes nothing. A key sets
+    only its own players' profiles (404 otherwise, as for an unknown player).
 
     Args:
         player (str):
+        community (str | Unset): The community whose player this is (API.md "Communities").
+            Default: 'default'.
         body (ProfileIn): The whole profile: a field left out is cleared.
 
     Raises:
@@ -189,6 +207,7 @@ def sync(
         player=player,
 client=client,
 body=body,
+community=community,
 
     ).parsed
 
@@ -197,16 +216,20 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ProfileIn,
+    community: str | Unset = 'default',
 
 ) -> Response[Problem | ProfileOut]:
     """ Set Profile
 
-     Set the player's profile, shared by every ladder: ``name`` (1-200 characters) and
-    ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field left out is
-    cleared. Profiles are not history: setting one recomputes nothing.
+     Set the player's profile in ``community``, shared by its ladders: ``name`` (1-200
+    characters) and ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field
+    left out is cleared. Profiles are not history: setting one recomputes nothing. A key sets
+    only its own players' profiles (404 otherwise, as for an unknown player).
 
     Args:
         player (str):
+        community (str | Unset): The community whose player this is (API.md "Communities").
+            Default: 'default'.
         body (ProfileIn): The whole profile: a field left out is cleared.
 
     Raises:
@@ -221,6 +244,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         player=player,
 body=body,
+community=community,
 
     )
 
@@ -235,16 +259,20 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ProfileIn,
+    community: str | Unset = 'default',
 
 ) -> Problem | ProfileOut | None:
     """ Set Profile
 
-     Set the player's profile, shared by every ladder: ``name`` (1-200 characters) and
-    ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field left out is
-    cleared. Profiles are not history: setting one recomputes nothing.
+     Set the player's profile in ``community``, shared by its ladders: ``name`` (1-200
+    characters) and ``country`` (ISO 3166-1 alpha-2). The body is the whole profile: a field
+    left out is cleared. Profiles are not history: setting one recomputes nothing. A key sets
+    only its own players' profiles (404 otherwise, as for an unknown player).
 
     Args:
         player (str):
+        community (str | Unset): The community whose player this is (API.md "Communities").
+            Default: 'default'.
         body (ProfileIn): The whole profile: a field left out is cleared.
 
     Raises:
@@ -260,5 +288,6 @@ async def asyncio(
         player=player,
 client=client,
 body=body,
+community=community,
 
     )).parsed

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+import datetime
+
+
+
+
+
+
+T = TypeVar("T", bound="CurvePointOut")
+
+
+
+@_attrs_define
+class CurvePointOut:
+    """ 
+        Attributes:
+            day (datetime.date):
+            deviation (float):
+            rating (float):
+     """
+
+    day: datetime.date
+    deviation: float
+    rating: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        day = self.day.isoformat()
+
+        deviation = self.deviation
+
+        rating = self.rating
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "day": day,
+            "deviation": deviation,
+            "rating": rating,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        day = datetime.date.fromisoformat(d.pop("day"))
+
+
+
+
+        deviation = d.pop("deviation")
+
+        rating = d.pop("rating")
+
+        curve_point_out = cls(
+            day=day,
+            deviation=deviation,
+            rating=rating,
+        )
+
+
+        curve_point_out.additional_properties = d
+        return curve_point_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
