@@ -89,6 +89,8 @@ ROUTES: list[Call] = [
     Call("GET", "/ladders/<L>/players/<P>", None, SCOPED),
     Call("GET", "/ladders/<L>/players/<P>/history", None, SCOPED),
     Call("GET", "/ladders/<L>/players/<P>/opponents", None, SCOPED),
+    # <L> is an elo ladder: a curve is a whole-history system's (422), past the ladder check.
+    Call("GET", "/ladders/<L>/players/<P>/curve", None, SCOPED, frozenset({422})),
     Call("PUT", "/ladders/<L>/players/<P>", {"rating": 1700, "at": at(30)}, SCOPED),
     Call("GET", "/ladders/<L>/leaderboard", None, SCOPED),
     Call("GET", "/ladders/<L>/players?search=p", None, SCOPED),

@@ -155,8 +155,14 @@ async def test_systems_say_whether_they_rate_sides(client: httpx.AsyncClient) ->
         "glicko2",
         "trueskill",
         "weng-lin",
+        "ttt",
     }
-    assert {i for i, s in systems.items() if s["weights"]} == {"elo", "trueskill", "weng-lin"}
+    assert {i for i, s in systems.items() if s["weights"]} == {
+        "elo",
+        "trueskill",
+        "weng-lin",
+        "ttt",
+    }
 
 
 async def test_a_stored_trueskill_change_shows_mu_minus_three_sigma(
