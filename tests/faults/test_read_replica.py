@@ -56,9 +56,15 @@ def test_heavy_reads_see_every_committed_write_and_fall_back_when_the_replica_la
 ) -> None:
     database = Database(pair.primary_url(), read_url=pair.standby_url())
     try:
+        on_standby = 0
         for written in range(1, 21):  # each read right after a write: never one behind
             database.run(_insert)
-            assert database.run(_where_and_count, write=False, heavy=True) == (True, written)
+            standby, count = database.run(_where_and_count, write=False, heavy=True)
+            assert count == written
+            on_standby += standby
+        # Most on the standby; on a starved machine (CI's, once) it may lag past the 1 s a read
+        # waits, and that read then runs on the primary, still seeing its write.
+        assert on_standby >= 10
         assert database.run(_where_and_count, write=False) == (False, 20)  # not heavy
 
         pair.psql(pair.standby_port, "SELECT pg_wal_replay_pause()")
