@@ -417,7 +417,7 @@ class ChangeRepository:
 @dataclass(frozen=True, slots=True)
 class AsOfBoard:
     """Which ratings an as-of board counts and its order (see ``BoardFilter`` in
-    app/services/players.py); ``players``: only theirs (a national ranking)."""
+    app/services/leaderboards.py); ``players``: only theirs (a national ranking)."""
 
     sort: Literal["rating", "name", "games"]
     order: Literal["asc", "desc"]

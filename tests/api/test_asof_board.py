@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from app.core.database import Database
 from app.core.errors import NotFound
 from app.repositories.ladders import LadderRepository
-from app.services import players, snapshots
+from app.services import leaderboards, snapshots
 from app.services.runtime import configure, runtime_for
 from tests.helpers import RECENT, at, make_ladder, post_game
 
@@ -75,7 +75,7 @@ def _board(
     database: Database,
     ladder_id: str,
     when: datetime,
-    board_filter: players.BoardFilter,
+    board_filter: leaderboards.BoardFilter,
     *,
     in_sql: bool,
     limit: int,
@@ -83,7 +83,7 @@ def _board(
     around: str | None,
 ) -> tuple[int, list[tuple[int, snapshots.Entry]]] | str:
     """The board by one path (the error's message where it raises)."""
-    path = players._board_as_of_in_sql if in_sql else players._board_as_of_decoded
+    path = leaderboards._board_as_of_in_sql if in_sql else leaderboards._board_as_of_decoded
 
     def work(session: Session) -> tuple[int, list[tuple[int, snapshots.Entry]]]:
         ladder = LadderRepository(session).get(ladder_id)
@@ -132,7 +132,7 @@ async def test_sql_board_equals_the_decoded_board(
         RECENT + timedelta(minutes=m) for m in (SPACING * 5 + 5, SPACING * 22 + 5, 10_000)
     ]
     filters = [
-        players.BoardFilter(sort, direction, since, faction, min_games, country)
+        leaderboards.BoardFilter(sort, direction, since, faction, min_games, country)
         for sort, direction in itertools.product(("rating", "name", "games"), ("asc", "desc"))
         for since, faction, min_games, country in (
             (None, None, 0, None),
@@ -143,7 +143,7 @@ async def test_sql_board_equals_the_decoded_board(
         )
     ]
     race_filters = [
-        players.BoardFilter("rating", "desc", None, race, games, None)
+        leaderboards.BoardFilter("rating", "desc", None, race, games, None)
         for race in RACES
         for games in (0, 3)
     ]
@@ -168,7 +168,7 @@ async def test_positions_are_competition_ranks_with_ties(
 ) -> None:
     """Counted here from the ratings shown: 1 + the entries with a higher rating."""
     await _seed(client)
-    everyone = players.BoardFilter("rating", "desc", None, None, 0, None)
+    everyone = leaderboards.BoardFilter("rating", "desc", None, None, 0, None)
     board = _board(
         database,
         "club",

@@ -38,7 +38,7 @@ from app.schemas.profiles import (
     ProfileOut,
     check_country,
 )
-from app.services import heavy, lists, predictions, profiles, whole_history
+from app.services import heavy, leaderboards, lists, predictions, profiles, whole_history
 from app.services import players as service
 
 router = APIRouter()
@@ -215,7 +215,7 @@ async def get_leaderboard(
     at = _utc(as_of)
 
     def board(cancel: object = None) -> LeaderboardOut:
-        return service.get_leaderboard(
+        return leaderboards.get_leaderboard(
             db,
             ladder,
             limit=limit,
