@@ -23,7 +23,7 @@ import pytest
 from app.api.heavy import FairSlots
 from app.core.database import Database
 from app.main import create_app
-from app.services import heavy, players, whatif
+from app.services import heavy, leaderboards, whatif
 from tests.conftest import AUTH, make_settings
 from tests.helpers import game, make_ladder, post_game
 
@@ -170,14 +170,14 @@ async def test_an_as_of_board_is_charged_by_its_measured_time(
 ) -> None:
     """With 10 ms a unit, a board that computes for at least 0.2 s costs at least 20 units;
     the same board now costs 1. The admin is charged nothing, public reads or not."""
-    board = players.get_leaderboard
+    board = leaderboards.get_leaderboard
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         if kwargs.get("as_of") is not None:
             time.sleep(0.2)
         return board(*args, **kwargs)
 
-    monkeypatch.setattr(players, "get_leaderboard", slow)
+    monkeypatch.setattr(leaderboards, "get_leaderboard", slow)
     limit = 1_000
     settings = {"rate_limit_per_minute": limit, "cost_unit_ms": 10, "public_reads": True}
     async with _client(database, **settings) as client:
