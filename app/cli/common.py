@@ -1,0 +1,48 @@
+"""What the commands on a ladder's data share: the database they open, and a refusal of the
+service as one ``error:`` line and exit 2 rather than a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from app.core.settings import get_settings
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from app.core.database import Database
+
+    #: What each module's ``register`` adds its subcommands to (``add_subparsers``; generic
+    #: only to the type checker).
+    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def open_database() -> Database:
+    """The configured database, as the service opens it; the caller disposes of it."""
+    from app.core.database import Database
+
+    settings = get_settings()
+    return Database(settings.database_url, busy_timeout=settings.sqlite_busy_timeout)
+
+
+def refusals_exit_2(
+    command: Callable[[argparse.Namespace], int],
+) -> Callable[[argparse.Namespace], int]:
+    """``command`` on the ladders' data: what the service refuses (an unreachable or
+    unmigrated database among them) is one line on stderr and exit 2, not a traceback."""
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        from app.core.errors import DomainError
+
+        try:
+            return command(args)
+        except DomainError as exc:
+            print(f"error: {exc.detail}", file=sys.stderr)
+            return 2
+
+    return run
