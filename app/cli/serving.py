@@ -49,8 +49,8 @@ log = logging.getLogger("ratings.cli")
 
 
 def register(commands: Commands) -> None:
-    serve_ = commands.add_parser("serve", help="migrate, then serve with granian")
-    serve_.set_defaults(run=serve_command)
+    parser = commands.add_parser("serve", help="migrate, then serve with granian")
+    parser.set_defaults(run=serve_command)
 
 
 def serve_command(args: argparse.Namespace) -> None:
