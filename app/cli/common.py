@@ -22,11 +22,16 @@ if TYPE_CHECKING:
 
 
 def open_database() -> Database:
-    """The configured database, as the service opens it; the caller disposes of it."""
+    """The configured database, as the service opens it (its read replica included, which
+    serves the long reads of export, evaluate and tune); the caller disposes of it."""
     from app.core.database import Database
 
     settings = get_settings()
-    return Database(settings.database_url, busy_timeout=settings.sqlite_busy_timeout)
+    return Database(
+        settings.database_url,
+        busy_timeout=settings.sqlite_busy_timeout,
+        read_url=settings.read_database_url,
+    )
 
 
 def refusals_exit_2(

@@ -455,4 +455,5 @@ def write_export(db: Database, ladder_id: str, out: TextIO) -> int:
                 count += 1
         return count
 
-    return db.run(work, write=False)
+    # A whole ladder's history in one read: a heavy read, which a read replica may serve.
+    return db.run(work, write=False, heavy=True)
