@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
 from app.api.deps import authenticate_early, settle_claim
+from app.api.middleware import logged_path
 from app.core.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -198,5 +199,5 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error", extra={"path": request.url.path})
+        log.exception("unhandled error", extra={"path": logged_path(request.scope)})
         return problem_response(500, "Internal error", "an unexpected error occurred")

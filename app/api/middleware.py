@@ -113,6 +113,18 @@ def _add_headers(message: Message, request_id: str, api: bool) -> None:
                 raw.append((name, value))
 
 
+#: Routes whose path is logged as the route: an erasure's path names the id it erases, which
+#: must then appear nowhere (API.md "Communities"; docs/players-data.md).
+REDACTED_PATHS = frozenset({("DELETE", "/players/{player}")})
+
+
+def logged_path(scope: Scope) -> str:
+    """The request's path as its log lines show it (the route, for a redacted one)."""
+    route = getattr(scope.get("route"), "path", UNMATCHED_ROUTE)
+    path: str = route if (scope["method"], route) in REDACTED_PATHS else scope["path"]
+    return path
+
+
 class RequestContext:
     """Request id, one JSON log line per request, request metrics, security headers."""
 
@@ -175,7 +187,7 @@ class RequestContext:
                     "request_id": request_id,
                     "method": method,
                     "route": route,
-                    "path": scope["path"],
+                    "path": logged_path(scope),
                     "status": status,
                     "duration_ms": round(elapsed * 1000, 3),
                     **fields,

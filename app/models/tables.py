@@ -374,3 +374,25 @@ class PlayerFit(Base):
     player: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     curve: Mapped[list[Any]] = mapped_column(JsonType)
     state: Mapped[Any] = mapped_column(JsonType)
+
+
+class AuditEntry(Base):
+    """One admin action on players (API.md "Communities": rename, merge, erasure): who, when,
+    what, in which community, on which ids. An erasure names only the pseudonym, and erasing
+    a player rewrites its id in the earlier entries too (docs/players-data.md)."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_log_community", "community", "id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: The API key's id, or "admin" for the admin token.
+    actor: Mapped[str] = mapped_column(String(40))
+    #: "rename", "merge" or "erase".
+    action: Mapped[str] = mapped_column(String(16))
+    community: Mapped[str] = mapped_column(String(ID_LENGTH))
+    #: The ids involved: [from, to] for a rename, [merged, into] for a merge, [pseudonym]
+    #: for an erasure.
+    players: Mapped[list[str]] = mapped_column(JsonType)
+    #: The ladders whose rows changed (a merge: those recomputed).
+    ladders: Mapped[list[str]] = mapped_column(JsonType)

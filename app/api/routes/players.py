@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 from app.api.costs import is_light, run_costed
 from app.api.deps import (
     DB,
+    AdminOnly,
     AppSettings,
     Heavy,
     HistoryAdmin,
@@ -30,6 +31,7 @@ from app.schemas.common import (
 from app.schemas.events import AdjustmentIn
 from app.schemas.ladders import CurveOut
 from app.schemas.players import HistoryOut, LeaderboardOut, PlayerOut
+from app.schemas.players_data import AuditList, MergeIn, PlayerActionOut, RenameIn
 from app.schemas.predictions import PredictionIn, PredictionOut, TeamPredictionOut
 from app.schemas.profiles import (
     PlayerList,
@@ -38,7 +40,15 @@ from app.schemas.profiles import (
     ProfileOut,
     check_country,
 )
-from app.services import heavy, leaderboards, lists, predictions, profiles, whole_history
+from app.services import (
+    heavy,
+    leaderboards,
+    lists,
+    players_data,
+    predictions,
+    profiles,
+    whole_history,
+)
 from app.services import players as service
 
 router = APIRouter()
@@ -296,6 +306,62 @@ def get_profile(
     """The player's profile in ``community`` and its ratings in every ladder of it the caller
     may read (404 when the player has neither, or is not the caller's)."""
     return service.get_profile(db, caller, community, player)
+
+
+@router.post("/players/{player}/rename", response_model=PlayerActionOut, tags=["profiles"])
+def rename_player(
+    player: PlayerId,
+    body: RenameIn,
+    db: DB,
+    caller: LadderAdmin,
+    community: Community = DEFAULT_COMMUNITY,
+) -> PlayerActionOut:
+    """The player's id becomes ``to`` in every ladder of ``community``: results, ratings and
+    profile kept (409 if the community has ``to`` already). A result sent before the rename
+    and sent again as it was is still the same result (docs/players-data.md). Admin token,
+    or a ``ladders:admin`` key of the community not limited to ladders; audited."""
+    return players_data.rename(db, caller, community, player, body.to)
+
+
+@router.post("/players/{player}/merge", response_model=PlayerActionOut, tags=["profiles"])
+def merge_player(
+    player: PlayerId,
+    body: MergeIn,
+    db: DB,
+    caller: LadderAdmin,
+    community: Community = DEFAULT_COMMUNITY,
+) -> PlayerActionOut:
+    """The player's results become ``into``'s, and every ladder where it played is
+    recomputed from its first result there. 409 naming a game or tournament both played;
+    404 for an unknown ``into``. Admin token, or a ``ladders:admin`` key of the community not
+    limited to ladders; audited."""
+    return players_data.merge(db, caller, community, player, body.into)
+
+
+@router.delete("/players/{player}", response_model=PlayerActionOut, tags=["profiles"])
+def erase_player(
+    player: PlayerId, db: DB, caller: LadderAdmin, community: Community = DEFAULT_COMMUNITY
+) -> PlayerActionOut:
+    """Erasure: the player's id is replaced everywhere by a pseudonym (the answer's
+    ``player``), its profile removed; every rating stays as it is and the id is free again.
+    The request's log line shows the route, not the id. Admin token, or a ``ladders:admin``
+    key of the community not limited to ladders; audited."""
+    return players_data.erase(db, caller, community, player)
+
+
+@router.get("/audit", response_model=AuditList, tags=["keys"], dependencies=[AdminOnly])
+def list_audit(
+    db: DB,
+    community: Annotated[
+        str | None,
+        Query(pattern=IDENTIFIER_PATTERN, description="Only this community's entries."),
+    ] = None,
+    limit: Limit = DEFAULT_PAGE_SIZE,
+    offset: Offset = 0,
+) -> AuditList:
+    """The audit log of renames, merges and erasures, newest first (admin token only). An
+    erasure's entry names only the pseudonym."""
+    return players_data.list_audit(db, community, limit, offset)
 
 
 @router.post("/predictions", response_model=PredictionOut | TeamPredictionOut, tags=["predictions"])
