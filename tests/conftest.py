@@ -34,6 +34,7 @@ TABLES = (
     "events",
     "tournament_teams",
     "player_profiles",
+    "audit_log",
     "rate_windows",
     "address_windows",
     "api_keys",

@@ -141,9 +141,10 @@ class PlayerDataRepository:
         """Make ``new`` the player ``old`` was, in the ladders' rows: results' bodies (their
         ``body_hash`` kept, so that a retry of a result sent before is still the same
         result; with ``rehash``, the hash of the new body: an erasure keeps nothing derived
-        from the old id), voided changes, tournament teams, the feed, and, if ``derived``,
-        what a replay derives (changes, ratings, fits, ladder states): a merge recomputes
-        those instead."""
+        from the old id), voided changes, tournament teams, and, if ``derived``, what a
+        replay derives (changes, ratings, fits, ladder states) and the feed's items (so that
+        applying them still gives the stored ratings). A merge replays instead, and its feed
+        item says the merged player's ratings are gone."""
         if not ladder_ids:
             return
         for event in self.events_naming(ladder_ids, old):
@@ -153,7 +154,6 @@ class PlayerDataRepository:
                 values["body_hash"] = rehash(body)
             self.session.execute(update(Event).where(Event.seq == event.seq).values(**values))
         self._json(Event, Event.voided_changes, ladder_ids, old, new)
-        self._json(FeedItem, FeedItem.ratings, ladder_ids, old, new)
         self.session.execute(
             update(TournamentTeam)
             .where(TournamentTeam.ladder_id.in_(ladder_ids), TournamentTeam.player == old)
@@ -174,6 +174,7 @@ class PlayerDataRepository:
         self._json(PlayerFit, PlayerFit.state, ladder_ids, old, new)
         self._json(Event, Event.ladder_state_after, ladder_ids, old, new)
         self._json(LadderFit, LadderFit.state, ladder_ids, old, new)
+        self._json(FeedItem, FeedItem.ratings, ladder_ids, old, new)
         self._json(Ladder, Ladder.state, ladder_ids, old, new, ladder=Ladder.id)
 
     def _json(
