@@ -122,6 +122,12 @@ ROUTES: list[Call] = [
     Call("GET", "/webhooks/<W>/deliveries", None, SCOPED),
     Call("POST", "/webhooks/<W>/replay", {"after": 0}, SCOPED),
     Call("DELETE", "/webhooks/<W>", None, SCOPED),
+    # A merge of players who played one game together: refused, past the player check.
+    Call("POST", "/players/<P>/merge?community=<C>", {"into": "p2"}, SCOPED, frozenset({409})),
+    # Last of the player's calls: the rename, then the erasure of the renamed player.
+    Call("POST", "/players/<P>/rename?community=<C>", {"to": "<P>-renamed"}, SCOPED),
+    Call("DELETE", "/players/<P>-renamed?community=<C>", None, SCOPED),
+    Call("GET", "/audit", None, KEYS),
     Call("POST", "/keys", {"name": "x", "scopes": ["read"], "communities": ["<C>"]}, KEYS),
     Call("GET", "/keys", None, KEYS),
     Call("DELETE", "/keys/<K>", None, KEYS),
@@ -148,6 +154,7 @@ def _template(call: Call) -> tuple[str, str]:
         "/games/g1": "/games/{game_id}",
         "/tournaments/t1": "/tournaments/{tournament_id}",
         "/seasons/s0": "/seasons/{season}",
+        "/players/<P>-renamed": "/players/{player}",
         "/players/<P>": "/players/{player}",
         "/systems/elo": "/systems/{system_id}",
         "/keys/<K>": "/keys/{key_id}",
