@@ -1,12 +1,13 @@
 """A hypothesis state machine over every system: submit, late submit, correct, void, parameter
 changes and seasons (created, changed, deleted, before and after the results, with each reset
-the ladder takes, recurring schedules too), in any order, of free-for-alls and team games (sides
-of several players, and weights, where the system rates them: SystemInfo.sides and .weights;
-sides of one elsewhere). After each step the stored state of every rating equals a fresh
-in-memory replay of the surviving history, exactly (bit for bit), and the events the step
-re-rated (those whose change rows were rewritten) are exactly the ones it had to: the dependency
-cone, computed here from the machine's own model of history, or the whole tail where the service
-replays it (ladder-wide systems, parameter changes)."""
+the ladder takes, recurring schedules too), players renamed, merged and erased, in any order,
+of free-for-alls and team games (sides of several players, and weights, where the system
+rates them: SystemInfo.sides and .weights; sides of one elsewhere). After each step the stored
+state of every rating equals a fresh in-memory replay of the surviving history, exactly (bit
+for bit), and the events the step re-rated (those whose change rows were rewritten) are
+exactly the ones it had to: the dependency cone, computed here from the machine's own model of
+history, or the whole tail where the service replays it (ladder-wide systems, parameter
+changes)."""
 
 from __future__ import annotations
 
@@ -27,15 +28,19 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from sqlalchemy import text
 
 from app.core.database import Database
+from app.core.errors import Conflict
 from app.engine.ledger import final_states
 from app.engine.registry import SYSTEMS
+from app.repositories.players_data import renamed_body
 from app.schemas.events import GameIn, GameOut, TournamentIn, TournamentOut
 from app.schemas.ladders import LadderIn, LadderPatch
 from app.schemas.seasons import SeasonIn
 from app.services import events as event_service
 from app.services import ladders as ladder_service
+from app.services import players_data
 from app.services import replay as replay_module
 from app.services import seasons as season_service
+from app.services.auth import ADMIN
 from app.services.conversion import GAME, TOURNAMENT, game_to_engine, tournament_to_engine
 from app.services.runtime import configure, encode_state
 
@@ -296,9 +301,12 @@ class HistoryMachine(RuleBasedStateMachine):
     def create(self, data: st.DataObject) -> None:
         # Some ladders start under other parameters (a Glicko ladder with day periods).
         choice = data.draw(st.sampled_from([{}, *PARAM_CHOICES.get(self.system, [])]))
-        ladder_service.create_ladder(
-            self.database, LadderIn(id=self.ladder, system=self.system, params=choice or None)
+        # A community of its own: a player's rename, merge or erasure reaches every ladder of
+        # its community, and the examples' ladders share the database.
+        ladder_in = LadderIn(
+            id=self.ladder, system=self.system, params=choice or None, community=self.ladder
         )
+        ladder_service.create_ladder(self.database, ladder_in)
         self.params.update(choice)
 
     def _submit(self, body: dict[str, Any], event_id: str) -> None:
@@ -424,6 +432,92 @@ class HistoryMachine(RuleBasedStateMachine):
                 out = call(self.database, self.ladder, body)
             self.seasons = new
             step.answered(out.recomputed_events, out.recomputed_players)
+
+    # -- the players' lifecycle (docs/players-data.md) ---------------------------------
+
+    def _rated(self) -> list[str]:
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(
+                text("SELECT DISTINCT player FROM player_ratings WHERE ladder_id = :l"),
+                {"l": self.ladder},
+            )
+            return sorted(r[0] for r in rows)
+
+    def _rating_rows(self) -> dict[tuple[str, str], tuple[Any, ...]]:
+        """Each rating row's every column but its player, by (player, faction)."""
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(
+                text(
+                    "SELECT player, faction, rating, deviation, volatility, ranking_value, "
+                    "tiebreak, state, games, wins, draws, losses, last_played_at, "
+                    "last_change_id, last_event_at, last_event_seq FROM player_ratings "
+                    "WHERE ladder_id = :l"
+                ),
+                {"l": self.ladder},
+            )
+            return {(r[0], r[1]): (*r[2:7], _json(r[7]), *r[8:]) for r in rows}
+
+    def _renamed_in_model(self, old: str, new: str) -> None:
+        for stored in self.live.values():
+            stored.body = renamed_body(stored.kind, stored.body, old, new)
+
+    def _stored_bodies(self) -> list[dict[str, Any]]:
+        """Every stored result's body, live or voided."""
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(
+                text("SELECT body FROM events WHERE ladder_id = :l"), {"l": self.ladder}
+            )
+            return [_json(r[0]) for r in rows]
+
+    @staticmethod
+    def _players_of(body: dict[str, Any]) -> set[str]:
+        parts = [
+            *(body.get("players") or ()),
+            *(m for side in body.get("teams") or () for m in side["players"]),
+            *(body.get("standings") or ()),
+        ]
+        return {part["player"] for part in parts}
+
+    @rule(data=st.data(), erase=st.booleans())
+    def rename_or_erase(self, data: st.DataObject, erase: bool) -> None:
+        """Only a name changes: every rating row stays as it was, bit for bit, under the
+        new name (and the invariants: as a replay of the renamed history)."""
+        rated = self._rated()
+        if not rated:
+            return
+        old = data.draw(st.sampled_from(rated))
+        self.counter += 1
+        rows = self._rating_rows()
+        if erase:
+            new = players_data.erase(self.database, ADMIN, self.ladder, old).player
+        else:
+            new = f"r{self.counter}"
+            players_data.rename(self.database, ADMIN, self.ladder, old, new)
+        self._renamed_in_model(old, new)
+        assert self._rating_rows() == {
+            (new if player == old else player, faction): row
+            for (player, faction), row in rows.items()
+        }
+
+    @rule(data=st.data())
+    def merge(self, data: st.DataObject) -> None:
+        """Refused when the two played one result (live or voided); else the invariants
+        hold of the history where one played the other's results."""
+        rated = self._rated()
+        if len(rated) < 2:
+            return
+        pair = st.lists(st.sampled_from(rated), min_size=2, max_size=2, unique=True)
+        merged, into = data.draw(pair)
+        shared = any({merged, into} <= self._players_of(b) for b in self._stored_bodies())
+        if shared:
+            rows = self._rating_rows()
+            with pytest.raises(Conflict):
+                players_data.merge(self.database, ADMIN, self.ladder, merged, into)
+            assert self._rating_rows() == rows
+            return
+        players_data.merge(self.database, ADMIN, self.ladder, merged, into)
+        self._renamed_in_model(merged, into)
+        assert merged not in self._rated()
 
     def _reset_choices(self) -> list[dict[str, Any] | None]:
         """The resets the ladder takes: none on tournament ladders and with rating periods;
