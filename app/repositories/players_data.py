@@ -96,14 +96,16 @@ class PlayerDataRepository:
     # What exists.
 
     def is_known(self, community: str, ladder_ids: list[str], player: str) -> bool:
-        """Whether the community has the player: a rating in one of its ladders, or a
-        profile."""
+        """Whether the community has the player: a profile, a rating in one of its
+        ladders, or a stored result naming it (a voided one too: its body is kept)."""
         if self.session.get(PlayerProfile, (community, player)) is not None:
             return True
         rated = select(PlayerRating.player).where(
             PlayerRating.ladder_id.in_(ladder_ids), PlayerRating.player == player
         )
-        return self.session.execute(rated.limit(1)).first() is not None
+        if self.session.execute(rated.limit(1)).first() is not None:
+            return True
+        return bool(ladder_ids) and bool(self.events_naming(ladder_ids, player))
 
     def events_naming(self, ladder_ids: list[str], player: str) -> list[Event]:
         """Every result (live or voided) of the ladders whose body names the player, in

@@ -119,6 +119,8 @@ async def test_refusals_name_the_rule_and_change_nothing(
     await post_game(client, game("l", "g1", {"ann": 1, "bob": 2}))
     await post_game(client, game("f", "g1", {"ann": 1, "bob": 2}))
     await client.put("/players/pro", json={"name": "Only a profile"})
+    await post_game(client, game("l", "g2", {"gone": 1, "bob": 2}, minutes=2))
+    assert (await client.delete("/ladders/l/games/g2")).status_code == 200
     fed_key = await _key(client, communities=["fed"])
     ladder_key = await _key(client, ladders=["l"])
     reader = await _key(client, scopes=["read"])
@@ -126,6 +128,8 @@ async def test_refusals_name_the_rule_and_change_nothing(
     cases: list[tuple[str, str, Any, dict[str, str], int, str]] = [
         ("POST", "/players/ann/rename", {"to": "bob"}, AUTH, 409, "'bob' already exists"),
         ("POST", "/players/ann/rename", {"to": "pro"}, AUTH, 409, "'pro' already exists"),
+        # Named only by a voided result: still the community's (its body is kept).
+        ("POST", "/players/ann/rename", {"to": "gone"}, AUTH, 409, "'gone' already exists"),
         ("POST", "/players/ghost/rename", {"to": "x"}, AUTH, 404, "'ghost' does not exist"),
         ("POST", "/players/ann/rename", {"to": "a b"}, AUTH, 422, "to"),
         ("POST", "/players/ann/rename", {"into": "x"}, AUTH, 422, "to"),
