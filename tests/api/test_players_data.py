@@ -283,3 +283,26 @@ async def test_audit_pages(client: httpx.AsyncClient) -> None:
     assert page["total"] == 3
     assert [e["players"] for e in page["entries"]] == [["p1", "p2"], ["p0", "p1"]]
     assert (await client.get("/audit", params={"community": "other"})).json()["total"] == 0
+
+
+async def test_only_players_are_renamed(client: httpx.AsyncClient) -> None:
+    """A game id and a team label equal to the player's id are not the player: kept."""
+    await make_ladder(client, "l", "elo")
+    body = {
+        "ladder": "l",
+        "id": "ann",
+        "played_at": game("l", "x", {})["played_at"],
+        "teams": [
+            {"team": "ann", "rank": 1, "players": [{"player": "ann"}, {"player": "cat"}]},
+            {"team": "b", "rank": 2, "players": [{"player": "bob"}, {"player": "dan"}]},
+        ],
+    }
+    await post_game(client, body)
+
+    assert (await client.post("/players/ann/rename", json={"to": "anne"})).status_code == 200
+
+    stored = await client.get("/ladders/l/games/ann")
+    assert stored.status_code == 200, stored.text
+    teams = {c["player"]: c["team"] for c in stored.json()["changes"]}
+    assert teams == {"anne": "ann", "cat": "ann", "bob": "b", "dan": "b"}
+    assert (await client.post("/games", json=body)).status_code == 200
