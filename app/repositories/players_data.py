@@ -4,15 +4,16 @@
 A player id is stored in plain columns (``changes``, ``player_ratings``, ``tournament_teams``,
 ``player_fits``, ``player_profiles``), in the results' bodies (``events.body``: a game's
 ``players[].player`` and ``teams[].players[].player``, a tournament's
-``standings[].player``, an adjustment's ``player``), and in JSON the engines and the feed
-write (changes' ``details`` and ``state_after``, ratings' ``state``, ``voided_changes``,
-``ladder_state_after``, ladders' ``state``, fits, ``feed_items.ratings``): there every string
-equal to the id, as a value or a key, is the player (an engine names players by their ids).
-docs/players-data.md lists them.
+``standings[].player``, an adjustment's ``player``), and at a few places of the JSON the
+engines and the feed write (:data:`DETAIL_PLAYERS`: changes' ``details`` and the voided
+changes' copies of them, and ``feed_items.ratings[].player``). Only those places are
+rewritten: a player may be called ``mu``, ``rating`` or ``opponent``, which are also the
+names of fields and values elsewhere in that JSON. States, ladder states and fits name no
+player (their rows' ``player`` column does). docs/players-data.md lists them.
 
 Rows are found by a pattern on the JSON's text (``"id"`` quoted, as JSON writes a string on
-both databases) and rewritten here; the pattern is only a filter (``_`` is a wildcard of LIKE),
-what changes is decided on the parsed value.
+both databases) and rewritten here; the pattern is only a filter (``_`` is a wildcard of LIKE,
+and ``"mu"`` is in every TrueSkill row), what changes is decided on the parsed value.
 """
 
 from __future__ import annotations
@@ -28,8 +29,6 @@ from app.models import (
     Change,
     Event,
     FeedItem,
-    Ladder,
-    LadderFit,
     PlayerFit,
     PlayerProfile,
     PlayerRating,
@@ -65,15 +64,84 @@ def renamed_body(kind: str, body: dict[str, Any], old: str, new: str) -> dict[st
     return copy
 
 
-def renamed_json(value: Any, old: str, new: str) -> Any:
-    """``value`` with every string equal to ``old``, as a value or a key, made ``new``."""
-    if isinstance(value, str):
-        return new if value == old else value
-    if isinstance(value, list):
-        return [renamed_json(v, old, new) for v in value]
-    if isinstance(value, dict):
-        return {(new if k == old else k): renamed_json(v, old, new) for k, v in value.items()}
-    return value
+#: Where a change's ``details`` names a player: the whole of what the engines write, found by
+#: rating ladders of every system (free-for-alls with draws, team games with and without
+#: labels, weights, factions, rating periods, seasons, adjustments, voids) and reading their
+#: code; the other engines' details name no one. Each entry: (a list of ``details``, the key
+#: of its items naming a player always, the key naming the opponent, the key listing the
+#: opponent's players).
+#:
+#: - naf: ``opponent`` (top level), a player (a team game is rated as a free-for-all);
+#: - fundox: ``pairs[].opponent``, a player (a team game is rated as a free-for-all);
+#: - elo: ``duels[].opponent`` and ``duels[].opponent_players[]``;
+#: - glicko, glicko2: ``opponents[].opponent`` and ``opponents[].players[]``.
+#:
+#: An elo duel's or a glicko opponent's ``opponent`` is a player in a free-for-all, and the
+#: other side's label in a game posted as ``teams`` (labels default to "1", "2", ...; a label
+#: equal to a player's id is not the player): hence ``sides`` below.
+DETAIL_PLAYERS = (
+    ("pairs", "opponent", None, None),
+    ("duels", None, "opponent", "opponent_players"),
+    ("opponents", None, "opponent", "players"),
+)
+#: naf's details name the one opponent at the top level (a player, teams or not).
+DETAIL_OPPONENT = "opponent"
+
+
+def renamed_details(details: Any, old: str, new: str, *, sides: bool) -> Any:
+    """A copy of a change's ``details`` naming ``new`` where they named the player ``old``
+    (:data:`DETAIL_PLAYERS`); ``sides``: the change is of a game posted as ``teams``."""
+    if not isinstance(details, dict):
+        return details
+    copy: dict[str, Any] = _copy(details)
+    _swap(copy, DETAIL_OPPONENT, old, new)
+    for key, player, opponent, members in DETAIL_PLAYERS:
+        entries = copy.get(key)
+        for entry in entries if isinstance(entries, list) else ():
+            if not isinstance(entry, dict):
+                continue
+            if player is not None:
+                _swap(entry, player, old, new)
+            if opponent is not None and not sides:
+                _swap(entry, opponent, old, new)
+            if members is not None and isinstance(entry.get(members), list):
+                entry[members] = [new if p == old else p for p in entry[members]]
+    return copy
+
+
+def renamed_voided(voided: Any, old: str, new: str, *, sides: bool) -> Any:
+    """A copy of an event's ``voided_changes`` (copies of its changes: ``player`` and
+    ``details``, app/services/events.py) naming ``new`` where they named ``old``."""
+    if not isinstance(voided, list):
+        return voided
+    copy = []
+    for change in voided:
+        if isinstance(change, dict):
+            change = dict(change)
+            _swap(change, "player", old, new)
+            if "details" in change:
+                change["details"] = renamed_details(change["details"], old, new, sides=sides)
+        copy.append(change)
+    return copy
+
+
+def renamed_listed(items: Any, old: str, new: str) -> Any:
+    """A copy of a list of ``{"player", ...}`` (a feed item's ``ratings``,
+    app/services/feed.py) naming ``new`` where it named ``old``."""
+    if not isinstance(items, list):
+        return items
+    copy = []
+    for item in items:
+        if isinstance(item, dict):
+            item = dict(item)
+            _swap(item, "player", old, new)
+        copy.append(item)
+    return copy
+
+
+def _swap(part: dict[str, Any], key: str, old: str, new: str) -> None:
+    if part.get(key) == old:
+        part[key] = new
 
 
 def _copy(value: Any) -> Any:
@@ -155,7 +223,13 @@ class PlayerDataRepository:
             if rehash is not None:
                 values["body_hash"] = rehash(body)
             self.session.execute(update(Event).where(Event.seq == event.seq).values(**values))
-        self._json(Event, Event.voided_changes, ladder_ids, old, new)
+        self._json(
+            Event.voided_changes,
+            ladder_ids,
+            old,
+            lambda value, body: renamed_voided(value, old, new, sides="teams" in body),
+            context=Event.body,
+        )
         self.session.execute(
             update(TournamentTeam)
             .where(TournamentTeam.ladder_id.in_(ladder_ids), TournamentTeam.player == old)
@@ -169,33 +243,38 @@ class PlayerDataRepository:
                 .where(table.ladder_id.in_(ladder_ids), table.player == old)
                 .values(player=new)
             )
-        self._json(Change, Change.details, ladder_ids, old, new)
-        self._json(Change, Change.state_after, ladder_ids, old, new)
-        self._json(PlayerRating, PlayerRating.state, ladder_ids, old, new)
-        self._json(PlayerFit, PlayerFit.curve, ladder_ids, old, new)
-        self._json(PlayerFit, PlayerFit.state, ladder_ids, old, new)
-        self._json(Event, Event.ladder_state_after, ladder_ids, old, new)
-        self._json(LadderFit, LadderFit.state, ladder_ids, old, new)
-        self._json(FeedItem, FeedItem.ratings, ladder_ids, old, new)
-        self._json(Ladder, Ladder.state, ladder_ids, old, new, ladder=Ladder.id)
+        # A change's team is its side's label: set exactly when the game was posted as teams.
+        self._json(
+            Change.details,
+            ladder_ids,
+            old,
+            lambda value, team: renamed_details(value, old, new, sides=team is not None),
+            context=Change.team,
+        )
+        self._json(
+            FeedItem.ratings, ladder_ids, old, lambda value, _: renamed_listed(value, old, new)
+        )
 
     def _json(
         self,
-        table: Any,
         column: InstrumentedAttribute[Any],
         ladder_ids: list[str],
         old: str,
-        new: str,
+        renamed: Callable[[Any, Any], Any],
         *,
+        context: InstrumentedAttribute[Any] | None = None,
         ladder: Any = None,
     ) -> None:
-        """Rewrite ``old`` to ``new`` in one JSON column of the ladders' rows."""
+        """Rewrite one JSON column of the ladders' rows that hold ``old`` (the filter) to
+        ``renamed(value, context)``, ``context`` another column of the row (or None)."""
+        table = column.class_
         of_ladder = ladder if ladder is not None else table.ladder_id
         keys = list(table.__table__.primary_key.columns)
-        query = select(*keys, column).where(of_ladder.in_(ladder_ids), _quoted(column, old))
+        more = [context] if context is not None else []
+        query = select(*keys, column, *more).where(of_ladder.in_(ladder_ids), _quoted(column, old))
         for row in self.session.execute(query).all():
-            *key, value = row
-            changed = renamed_json(value, old, new)
+            key, value = row[: len(keys)], row[len(keys)]
+            changed = renamed(value, row[len(keys) + 1] if more else None)
             if changed != value:
                 where = [k == v for k, v in zip(keys, key, strict=True)]
                 self.session.execute(update(table).where(*where).values({column.key: changed}))
@@ -234,7 +313,11 @@ class PlayerDataRepository:
     def rewrite_audit(self, community: str, old: str, new: str) -> None:
         """An erased id leaves the community's audit entries too."""
         self._json(
-            AuditEntry, AuditEntry.players, [community], old, new, ladder=AuditEntry.community
+            AuditEntry.players,
+            [community],
+            old,
+            lambda players, _: [new if p == old else p for p in players],
+            ladder=AuditEntry.community,
         )
 
     def audit_page(
