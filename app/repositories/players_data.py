@@ -67,9 +67,9 @@ def renamed_body(kind: str, body: dict[str, Any], old: str, new: str) -> dict[st
 #: Where a change's ``details`` names a player: the whole of what the engines write, found by
 #: rating ladders of every system (free-for-alls with draws, team games with and without
 #: labels, weights, factions, rating periods, seasons, adjustments, voids) and reading their
-#: code; the other engines' details name no one. Each entry: (a list of ``details``, the key
-#: of its items naming a player always, the key naming the opponent, the key listing the
-#: opponent's players).
+#: code; the other engines' details name no one. Each entry: (the key of a list in
+#: ``details``, the key of its items naming a player always, the key naming the opponent, the
+#: key listing the opponent's players).
 #:
 #: - naf: ``opponent`` (top level), a player (a team game is rated as a free-for-all);
 #: - fundox: ``pairs[].opponent``, a player (a team game is rated as a free-for-all);
