@@ -113,6 +113,30 @@ async def test_every_request_of_a_key_counts_once_whatever_becomes_of_it(
     assert counted == 5
 
 
+async def test_a_key_revoked_on_one_replica_is_refused_at_once_by_another(
+    client: httpx.AsyncClient, database: Database
+) -> None:
+    """Revocation is exact (app/services/auth.py): a replica that has just written with a key
+    refuses the key's next game once another replica revoked it, and stores nothing."""
+    await make_ladder(client, "club", "elo")
+    created = await client.post(
+        "/keys", json={"name": "site", "scopes": ["results:write"], "ladders": ["club"]}
+    )
+    key_id, headers = created.json()["id"], {"Authorization": f"Bearer {created.json()['key']}"}
+    async with _replica(database) as writer:
+        first = await writer.post(
+            "/games", json=game("club", "r1", {"a": 1, "b": 2}, 1), headers=headers
+        )
+        assert first.status_code == 201, first.text
+        assert (await client.delete(f"/keys/{key_id}")).status_code == 200  # the other replica
+        again = await writer.post(
+            "/games", json=game("club", "r2", {"a": 1, "b": 2}, 2), headers=headers
+        )
+    assert again.status_code == 401, again.text
+    assert "revoked" in again.json()["detail"]
+    assert (await client.get("/ladders/club/games/r2")).status_code == 404
+
+
 async def test_each_caller_of_a_group_gets_its_own_answer(
     client: httpx.AsyncClient, database: Database
 ) -> None:
