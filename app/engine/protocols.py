@@ -57,8 +57,9 @@ class SystemInfo:
     #: allows unless they set a limit of their own (API.md "Whole-history and large-field").
     large_fields: bool = False
     #: A whole-history system (:class:`WholeHistoryRater`: ttt, whr): its ratings are a fit of
-    #: the ladder's whole live history, refitted after every write under the ladder's
-    #: exclusive lock (so such a system is ``ladder_scoped`` too).
+    #: the ladder's whole live history, extended by a new game's bounded update and refitted
+    #: by any other write and by the service's background work, under the ladder's exclusive
+    #: lock (so such a system is ``ladder_scoped`` too).
     whole_history: bool = False
 
 
