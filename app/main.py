@@ -35,6 +35,7 @@ from app.core.database import Database
 from app.core.logging import configure_logging
 from app.core.settings import Settings, get_settings
 from app.schemas.common import Problem
+from app.services.convergence import Converger
 from app.services.delivery import Dispatcher
 from app.services.ladders import list_systems
 
@@ -111,12 +112,15 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         # The change feed's deliveries (webhooks, brokers) run in every server process.
         dispatcher = Dispatcher(app.state.db, settings)
         delivering = asyncio.create_task(dispatcher.run())
+        # Whole-history fits left unconverged by new games are refitted in every process too.
+        converging = asyncio.create_task(Converger(app.state.db, settings).run())
         try:
             yield
         finally:
-            delivering.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await delivering
+            for task in (delivering, converging):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             if owned:
                 app.state.db.dispose()
 

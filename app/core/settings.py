@@ -125,6 +125,12 @@ class Settings(BaseSettings):
     #: How long a process may hold a consumer's deliveries before another may take them over
     #: (renewed with each item delivered): longer than a delivery takes.
     delivery_lease_seconds: float = Field(default=60.0, gt=0, le=3600)
+    #: How often a process looks for whole-history fits to bring back to convergence.
+    convergence_poll_seconds: float = Field(default=1.0, gt=0, le=3600)
+    #: How long a process may hold a ladder's convergence before another may take it over:
+    #: longer than a refit of the ladder takes (if it runs out mid-fit, the other process's
+    #: refit waits for the ladder's lock, finds the fit converged, and stops).
+    convergence_lease_seconds: float = Field(default=600.0, gt=0, le=86400)
 
     @field_validator("webhook_retry_seconds")
     @classmethod

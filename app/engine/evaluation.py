@@ -393,7 +393,7 @@ def whole_history_predictions(
                 refit_at = 2 * len(games)
                 keys = fit.curves.keys()
             else:
-                fit = rater.add_game(fit, games)
+                fit = rater.add_game(fit, event)
                 keys = [key_for(info, p.player, p.faction) for p in event.participants]
             for key in keys:
                 curve = fit.curves.get(key)

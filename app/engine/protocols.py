@@ -7,7 +7,7 @@ outputs, and nothing is mutated.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal, Protocol
@@ -57,8 +57,9 @@ class SystemInfo:
     #: allows unless they set a limit of their own (API.md "Whole-history and large-field").
     large_fields: bool = False
     #: A whole-history system (:class:`WholeHistoryRater`: ttt, whr): its ratings are a fit of
-    #: the ladder's whole live history, refitted after every write under the ladder's
-    #: exclusive lock (so such a system is ``ladder_scoped`` too).
+    #: the ladder's whole live history, extended by a new game's bounded update and refitted
+    #: by any other write and by the service's background work, under the ladder's exclusive
+    #: lock (so such a system is ``ladder_scoped`` too).
     whole_history: bool = False
 
 
@@ -207,10 +208,23 @@ class WholeHistoryRater(Rater, Protocol):
         changes the fixed point reached (within the system's tolerance)."""
         ...
 
-    def add_game(self, fit: Fit, games: Sequence[Game]) -> Fit:
-        """A bounded update after ``games[-1]`` was added to the history ``fit`` was made of
-        (``games`` is the whole new history): only the new game's players' estimates move,
-        at a cost independent of the ladder's size; the result says ``converged=False``."""
+    def extends(self, state: Mapping[str, Json]) -> bool:
+        """Whether :meth:`add_game` can extend a fit whose state but the per-player part is
+        ``state`` (False: it was made by an older version of the engine; refit it)."""
+        ...
+
+    def add_game_reads(self, fit: Fit, game: Game) -> Collection[PlayerKey]:
+        """The players besides ``game``'s whose curves :meth:`add_game` reads, given a
+        ``fit`` holding at least the game's players' curves and per-player state (whr: their
+        opponents'; ttt: none). A service holding the fit in parts loads just these."""
+        ...
+
+    def add_game(self, fit: Fit, game: Game) -> Fit:
+        """A bounded update after ``game`` was added to the history ``fit`` was made of: only
+        the game's players' estimates move, at a cost independent of the ladder's size; the
+        result says ``converged=False``. ``fit`` need hold only the game's players' curves
+        and per-player state and the curves of :meth:`add_game_reads`; the result holds what
+        ``fit`` held, the game's players' parts replaced."""
         ...
 
     def side_win_probability(

@@ -783,12 +783,19 @@ class TttRater(BaseRater[TttConfig]):
         """The converged fit of ``games`` (module docstring); ``warm`` seeds the messages."""
         return _fit(self.config, games, warm, max(0, min(max_sweeps, MAX_SWEEPS)))
 
-    def add_game(self, fit: Fit, games: Sequence[Game]) -> Fit:
-        """``games[-1]`` added to ``fit``'s history: for each of its players the cavity at the
+    def extends(self, state: Mapping[str, Json]) -> bool:
+        """Whether :meth:`add_game` can extend a fit whose ladder-wide state is ``state``."""
+        return state.get("format") == STATE_FORMAT
+
+    def add_game_reads(self, fit: Fit, game: Game) -> set[PlayerKey]:
+        """Nothing besides the game's players' own part of the fit (:meth:`add_game`)."""
+        return set()
+
+    def add_game(self, fit: Fit, game: Game) -> Fit:
+        """``game`` added to ``fit``'s history: for each of its players the cavity at the
         game's day from the player's own days (the stored messages of its other games), the
         game's messages, then one forward-backward pass over each player's days for its curve.
         Nothing else is read: the cost grows with those players' days, not with the ladder."""
-        game = games[-1]
         config = self.config
         day = utc_day(game.played_at).toordinal()
         players = _state_players(fit.state)

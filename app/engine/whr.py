@@ -78,6 +78,8 @@ TOLERANCE = 1e-9
 #: round is one step per player; from the previous fit a handful reach the tolerance, and the
 #: bound keeps a new game's cost independent of the ladder's size.
 ADD_GAME_ROUNDS = 20
+#: The state's format (``add_game`` extends only a fit stored in it).
+STATE_FORMAT = "whr/2"
 #: Not from the sources: a sweep's linear system is solved by conjugate gradients until the
 #: residual's preconditioned norm falls to this share of the gradient's, or for at most
 #: INNER_STEPS steps. Inexact Newton: a loose share costs a few more sweeps and far fewer steps
@@ -534,23 +536,43 @@ class WhrRater(BaseRater[WhrConfig]):
 
     # -- a new game ----------------------------------------------------------------------
 
-    def add_game(self, fit: Fit, games: Sequence[Game]) -> Fit:
-        """``fit`` with ``games[-1]`` added: Newton steps on its two players only, in turn,
-        every other player held at ``fit``'s ratings, until neither moves by more than the
-        tolerance or :data:`ADD_GAME_ROUNDS` rounds. The two players' game lists come from
-        ``fit.state`` (one list per player of its games' indices in the history), so the cost
-        is that of their own histories, not the ladder's. ``converged`` is False."""
+    def extends(self, state: Mapping[str, Json]) -> bool:
+        """Whether :meth:`add_game` can extend a fit whose ladder-wide state is ``state`` (a
+        fit stored in an older format is refitted instead)."""
+        return state.get("format") == STATE_FORMAT
+
+    def add_game_reads(self, fit: Fit, game: Game) -> set[PlayerKey]:
+        """The curves :meth:`add_game` reads besides the game's players': their opponents'
+        (held fixed at their ratings of the days they met)."""
+        players: Mapping[str, Any] = fit.state.get("players", {})
+        pair = _pair(game)
+        return {
+            PlayerKey(str(entry[1]))
+            for key in pair
+            for entry in players.get(_name(key), ())
+            if PlayerKey(str(entry[1])) not in pair
+        }
+
+    def add_game(self, fit: Fit, game: Game) -> Fit:
+        """``fit`` with ``game`` added to its history: Newton steps on its two players only,
+        in turn, every other player held at ``fit``'s ratings, until neither moves by more
+        than the tolerance or :data:`ADD_GAME_ROUNDS` rounds. The two players' games (day,
+        opponent, score) come from ``fit.state`` and their opponents' ratings from
+        ``fit.curves`` (only those of :meth:`add_game_reads` are read), so the cost is that of
+        their own histories, not the ladder's. ``converged`` is False, ``sweeps`` 0."""
         state = fit.state
-        if state["games"] != len(games) - 1:
-            raise ValueError(
-                f"add_game: the fit is of {state['games']} games, the history has {len(games)}"
-            )
-        new = len(games) - 1
-        first, second = _pair(games[new])
-        played: dict[str, list[int]] = state["players"]
-        lists = {key: [*played.get(_name(key), ()), new] for key in (first, second)}
+        if not self.extends(state):
+            raise ValueError("add_game: the fit's state is not in this engine's format")
+        first, second = _pair(game)
+        played: Mapping[str, list[list[Any]]] = state["players"]
+        day = utc_day(game.played_at)
+        s = score(game)
+        lists = {
+            first: [*played.get(_name(first), ()), [day, second.player, s]],
+            second: [*played.get(_name(second), ()), [day, first.player, 1.0 - s]],
+        }
         local = {
-            key: self._local(key, other, lists[key], games, fit.curves)
+            key: self._local(key, other, lists[key], fit.curves)
             for key, other in ((first, second), (second, first))
         }
         # Where each player's games against the other read the other's ratings.
@@ -586,31 +608,27 @@ class WhrRater(BaseRater[WhrConfig]):
         return Fit(
             curves=curves,
             converged=False,
-            sweeps=fit.sweeps,
+            sweeps=0,
             max_step=step,
-            state={"games": len(games), "players": players},
+            state={"format": STATE_FORMAT, "players": players},
         )
 
     def _local(
         self,
         key: PlayerKey,
         other: PlayerKey,
-        indices: Sequence[int],
-        games: Sequence[Game],
+        entries_in: Sequence[Sequence[Any]],
         curves: Mapping[PlayerKey, Sequence[CurvePoint]],
     ) -> _Local:
         """One player's Newton problem over its days, every opponent held at its curve's
         rating that day (the ``other`` mover's games are marked, to be read afresh), its
-        days seeded from its curve (a new day: its last earlier point, else 0)."""
+        days seeded from its curve (a new day: its last earlier point, else 0).
+        ``entries_in``: its games, each (day ordinal, opponent, its score)."""
         entries: list[tuple[int, float, float]] = []
         versus: list[int] = []
-        for i in indices:
-            game = games[i]
-            ka, kb = _pair(game)
-            s = score(game)
-            if kb == key:
-                kb, s = ka, 1.0 - s
-            day = utc_day(game.played_at)
+        for day_in, opponent, s_in in entries_in:
+            day, s = int(day_in), float(s_in)
+            kb = PlayerKey(str(opponent))
             if kb == other:
                 versus.append(len(entries))
             entries.append((day, s, _rating_on(curves.get(kb, ()), day)))
@@ -668,13 +686,16 @@ def _name(key: PlayerKey) -> str:
 
 
 def _state(games: Sequence[Game], keys: Sequence[PlayerKey]) -> dict[str, Any]:
-    """What ``add_game`` needs besides the curves: the history's length and each player's
-    games (indices into the history), so a new game's players are found without a scan."""
-    players: dict[str, list[int]] = {_name(k): [] for k in keys}
-    for i, game in enumerate(games):
-        for key in _pair(game):
-            players[_name(key)].append(i)
-    return {"games": len(games), "players": players}
+    """What ``add_game`` needs besides the curves: each player's games, in history order, as
+    (day ordinal, opponent, its score), so a new game's players are extended without the
+    history (their opponents' ratings are read from the curves)."""
+    players: dict[str, list[list[Any]]] = {_name(k): [] for k in keys}
+    for game in games:
+        day, s = utc_day(game.played_at), score(game)
+        ka, kb = _pair(game)
+        players[_name(ka)].append([day, kb.player, s])
+        players[_name(kb)].append([day, ka.player, 1.0 - s])
+    return {"format": STATE_FORMAT, "players": players}
 
 
 SYSTEM = RatingSystem(info=INFO, config=WhrConfig.from_params, rater=WhrRater)

@@ -357,8 +357,12 @@ class LadderFit(Base):
     sweeps: Mapped[int] = mapped_column(Integer)
     max_step: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
-    #: The engine's state but its per-player part (whr: the history's length).
+    #: The engine's state but its per-player part (its format).
     state: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    #: Who brings an unconverged fit back to convergence now (a token of the process's
+    #: attempt), until when (``app.services.convergence``).
+    lease: Mapped[str | None] = mapped_column(String(32))
+    leased_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class PlayerFit(Base):

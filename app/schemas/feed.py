@@ -51,7 +51,8 @@ class FeedItemOut(ResponseModel):
     type: str = Field(
         description="game.rated, game.corrected, game.voided, tournament.rated, "
         "tournament.corrected, tournament.voided, rating.adjusted, ladder.changed, "
-        "season.started, season.changed"
+        "season.started, season.changed, fit.converged (a whole-history ladder's fit "
+        "converged by the background work: the ratings it moved)"
     )
     at: datetime
     event: EventRef | None

@@ -20,6 +20,7 @@ ItemType = Literal[
     "ladder.changed",
     "season.started",
     "season.changed",
+    "fit.converged",
 ]
 MAX_WEBHOOK_LADDERS = 1_000
 

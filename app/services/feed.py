@@ -35,6 +35,9 @@ TOURNAMENT_RATED = "tournament.rated"
 TOURNAMENT_CORRECTED, TOURNAMENT_VOIDED = "tournament.corrected", "tournament.voided"
 RATING_ADJUSTED, LADDER_CHANGED = "rating.adjusted", "ladder.changed"
 SEASON_STARTED, SEASON_CHANGED = "season.started", "season.changed"
+#: A whole-history ladder's fit brought back to convergence by the background work: the
+#: ratings its refit moved (app.services.convergence).
+FIT_CONVERGED = "fit.converged"
 TYPES = (
     GAME_RATED,
     GAME_CORRECTED,
@@ -46,6 +49,7 @@ TYPES = (
     LADDER_CHANGED,
     SEASON_STARTED,
     SEASON_CHANGED,
+    FIT_CONVERGED,
 )
 #: An item's type by what the write did ("rated", "corrected", "voided") to a result of a kind.
 KIND_TYPES = {

@@ -532,7 +532,7 @@ def _extend(
         len(items), sum(len(db_keys(runtime, new.event)) for new in items)
     )
     _write_events(write, items, seqs)
-    work = Replay(write, write.ladder.state, set(), keep=seqs, per_event=per_event)
+    work = Replay(write, write.ladder.state, set(), keep=seqs, per_event=per_event, extends=True)
     work.start_from_rows(rows)
     work.rate(
         [

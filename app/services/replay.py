@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from app.engine.ledger import (
     UNRATED_DETAILS,
@@ -21,7 +21,8 @@ from app.engine.ledger import (
     replay,
     shown,
 )
-from app.engine.types import Change, LadderEvent, PlayerKey, PlayerState, Standing
+from app.engine.protocols import Fit, WholeHistoryRater
+from app.engine.types import Change, Game, LadderEvent, PlayerKey, PlayerState, Standing
 from app.repositories.changes import ChangeRepository
 from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
@@ -41,7 +42,9 @@ from app.services.runtime import (
 )
 from app.services.unit_of_work import LadderWrite
 from app.services.whole_history import (
+    EXTEND_MAX,
     WHOLE_HISTORY_DETAILS,
+    extend_fit,
     fit_games,
     live_games,
     load_fit,
@@ -110,6 +113,7 @@ class Replay:
         from_scratch: bool = False,
         keep: Collection[int] = (),
         per_event: bool = False,
+        extends: bool = False,
     ) -> None:
         self.write = write
         self.session = write.session
@@ -137,6 +141,9 @@ class Replay:
         #: A whole-history ladder's events of this write, rated at :meth:`finish` by a fit of
         #: the whole live history (:meth:`_finish_whole_history`).
         self.pending: list[tuple[Placed, LadderEvent]] = []
+        #: The events rated are new ones after every stored event: a whole-history ladder's
+        #: fit may be extended by them (:meth:`_extend_whole_history`).
+        self.extends = extends
 
     def start_from_rows(self, rows: Mapping[RatingKey, Any]) -> None:
         """Ratings that lost no changes start from their current rows."""
@@ -321,25 +328,39 @@ class Replay:
         return self.events, len(affected)
 
     def _finish_whole_history(self) -> tuple[int, int]:
-        """A whole-history ladder (``ttt``, ``whr``): refit its whole live history, warm from
-        the stored fit, and serve each player's last curve point.
+        """A whole-history ladder (``ttt``, ``whr``): new games extend the stored fit by a
+        bounded update (:meth:`_extend_whole_history`); anything else refits the whole live
+        history, warm from the stored fit, and serves each player's last curve point.
 
         The events of this write (new, corrected, late, or after a void's or a late game's
         time) get one change per player whose ``before`` is the player's served estimate
         just before this write and ``after`` the one just after it (API.md "Whole-history
         and large-field systems"); changes of earlier events are kept. Every rating row takes
         the new fit's estimate: a game moves every player it is connected to."""
+        rater = whole_history(self.runtime)
+        assert rater is not None
+        if self.extends and not self.lost:
+            extended = self._extend_whole_history(rater)
+            if extended is not None:
+                return extended
+        return self.refit()
+
+    def refit(self, fit: Fit | None = None, *, warm: Fit | None = None) -> tuple[int, int]:
+        """:meth:`_finish_whole_history`'s refit, and the background work's
+        (:func:`app.services.convergence.converge`, which passes ``fit``: the live history's
+        fit, made already; else it is made here, warm from ``warm`` or the stored fit)."""
         session, ladder_id, runtime = self.session, self.ladder.id, self.runtime
         rater = whole_history(runtime)
         assert rater is not None
         ladder_state = self.ladder_state
         self.write.unit.flush()  # the live history is read back, this write's events included
         self.load(self.lost)
-        fit = fit_games(
-            rater,
-            live_games(session, ladder_id, runtime.info.per_faction),
-            load_fit(session, ladder_id),
-        )
+        if fit is None:
+            fit = fit_games(
+                rater,
+                live_games(session, ladder_id, runtime.info.per_faction),
+                warm if warm is not None else load_fit(session, ladder_id),
+            )
         served = {key: rater.state_of(curve[-1]) for key, curve in fit.curves.items() if curve}
         ratings = RatingRepository(session)
         stored = {(row.player, row.faction): row for row in ratings.all_of_ladder(ladder_id)}
@@ -407,6 +428,68 @@ class Replay:
         ratings.delete_many(ladder_id, orphaned)
         store_fit(session, ladder_id, fit, now())
         return self.events, len(affected)
+
+    def _extend_whole_history(self, rater: WholeHistoryRater) -> tuple[int, int] | None:
+        """New games on a whole-history ladder, answered by the bounded update of the stored
+        fit (:func:`extend_fit`): each game's changes go from its players' served estimates
+        just before it to those just after the update, and only their rating rows move; the
+        fit stays unconverged until the background work refits it
+        (:mod:`app.services.convergence`). None (refit instead) for more than
+        :data:`EXTEND_MAX` rated games or a fit that cannot be extended."""
+        games = [e for p, e in self.pending if p.rated]
+        if len(games) > EXTEND_MAX or not all(isinstance(e, Game) for e in games):
+            return None
+        extended = extend_fit(self.session, self.ladder.id, rater, [cast(Game, e) for e in games])
+        if extended is None:
+            return None
+        runtime, info, ladder_state = self.runtime, self.runtime.info, self.ladder_state
+        initial = runtime.rater.initial_state(ladder_state)
+        served: dict[RatingKey, PlayerState] = {}
+
+        def before(key: RatingKey) -> PlayerState:
+            if key in served:
+                return served[key]
+            start = self.starts.get(key)
+            return start.state if start is not None and start.state is not None else initial
+
+        points = iter(extended)
+        count = sum(len(event_keys(info, event)) for _, event in self.pending)
+        ids = iter(self.writer.draw_change_ids(count) if count else [])
+        rows: list[dict[str, Any]] = []
+        for placed, event in self.pending:
+            after = next(points) if placed.rated else {}
+            changes = []
+            for key in event_keys(info, event):
+                rkey = db_key(key)
+                was = before(rkey)
+                if placed.rated:
+                    served[rkey] = rater.state_of(after[PlayerKey(key.player)])
+                    changes.append(Change(key, was, served[rkey], WHOLE_HISTORY_DETAILS))
+                else:
+                    changes.append(Change(key, was, was, UNRATED_DETAILS))
+            made = self._change_rows(placed, event, changes, ids)
+            if placed.seq in self.keep:
+                self.write.written[placed.seq] = made
+            rows.extend(made)
+        self.writer.write_changes(iter(rows))
+        updates: list[dict[str, Any]] = []
+        for rkey in sorted(self.changed):
+            start = self.starts[rkey]
+            update = {
+                "player": rkey[0],
+                "faction": rkey[1],
+                **state_columns(runtime, before(rkey), ladder_state),
+                "last_change_id": start.last_change_id,
+                "last_event_at": start.last_event_at,
+                "last_event_seq": start.last_event_seq,
+                **start.statistics(),
+            }
+            updates.append(update)
+            self.write.moved.note(
+                rkey, row_entry(self.write.rows.get(rkey)), entry(rkey[1], update)
+            )
+        self.writer.update_ratings(self.ladder.id, updates)
+        return self.events, len(self.changed)
 
     def _stored_entries(self, keys: Iterable[RatingKey]) -> dict[RatingKey, Entry | None]:
         """Each rating's entry as stored before this write: from the rows the write locked,

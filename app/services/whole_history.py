@@ -1,9 +1,14 @@
 """The stored fit of a whole-history ladder (``ttt``, ``whr``: API.md "Whole-history and
 large-field systems"), and the live history it is a fit of.
 
-Version 1 refits the whole live history at every write, synchronously, under the ladder's
-exclusive lock, warm-started from the stored fit (``rater.fit(games, warm)``); the served
-ratings are each player's last curve point (:meth:`app.services.replay.Replay.finish`).
+A write of new games after everything stored (at most :data:`EXTEND_MAX` rated ones) is
+answered after the engine's bounded update (``rater.add_game``) of the stored fit's parts it
+reads (:func:`extend_fit`): only the games' players move, and the fit is marked unconverged.
+The service's background work (:mod:`app.services.convergence`) then refits the whole live
+history, warm from the stored fit, and serves the converged fit. Every other write (a
+correction, a void, a late game, a larger batch, a ladder's first game) refits the whole live
+history synchronously, warm, under the ladder's exclusive lock. The served ratings are each
+player's last curve point (:meth:`app.services.replay.Replay.finish`).
 """
 
 from __future__ import annotations
@@ -33,12 +38,18 @@ from app.services.runtime import (
     db_key,
     decode_state,
     engine_refusals,
+    now,
     plain,
     require_ladder,
 )
 
 #: Events read per page when the live history is read for a fit.
 PAGE = 5_000
+#: Not from the sources: a write of more new rated games than this refits the whole history
+#: instead of extending the fit game by game (a bounded update costs about a thousandth of a
+#: full fit of a large ladder; a large batch or an import chunk costs as much either way, and
+#: its refit leaves the ladder converged).
+EXTEND_MAX = 100
 #: Details of a change in a whole-history ladder: its before and after are the player's served
 #: estimates around the write (no formula's terms: the fit is of the whole history).
 WHOLE_HISTORY_DETAILS = frozen({"whole_history": True})
@@ -77,9 +88,7 @@ def load_fit(session: Session, ladder_id: str) -> Fit | None:
     curves: dict[PlayerKey, tuple[CurvePoint, ...]] = {}
     players: dict[str, Any] = {}
     for row in repo.players(ladder_id):
-        curves[PlayerKey(row.player)] = tuple(
-            CurvePoint(date.fromordinal(int(d)), float(r), float(s)) for d, r, s in row.curve
-        )
+        curves[PlayerKey(row.player)] = _curve_of(row.curve)
         players[row.player] = row.state
     return Fit(
         curves=curves,
@@ -88,6 +97,80 @@ def load_fit(session: Session, ladder_id: str) -> Fit | None:
         max_step=head.max_step,
         state={**head.state, "players": players},
     )
+
+
+def _curve_of(curve: Any) -> tuple[CurvePoint, ...]:
+    return tuple(CurvePoint(date.fromordinal(int(d)), float(r), float(s)) for d, r, s in curve)
+
+
+def _curve_json(curve: Sequence[CurvePoint]) -> list[list[Any]]:
+    return [[p.day.toordinal(), p.rating, p.deviation] for p in curve]
+
+
+def extend_fit(
+    session: Session,
+    ladder_id: str,
+    rater: WholeHistoryRater,
+    games: Sequence[Game],
+    *,
+    store: bool = True,
+) -> list[dict[PlayerKey, CurvePoint]] | None:
+    """The bounded update of the ladder's stored fit by ``games`` (validated, rated, new, in
+    history order after every stored game): each added by ``rater.add_game`` to the parts of
+    the fit it reads (its players' rows, and the curves of ``add_game_reads``), which alone
+    are read; the moved players' parts are stored back and the fit marked unconverged. Per
+    game, its players' last curve points just after it. None when the stored fit cannot be
+    extended (none yet, or made by an older engine): the caller refits. ``store=False`` (a
+    dry run): nothing is stored."""
+    repo = FitRepository(session)
+    head = repo.head(ladder_id)
+    if head is None or not rater.extends(head.state):
+        return None
+    curves: dict[PlayerKey, tuple[CurvePoint, ...]] = {}
+    players: dict[str, Any] = {}
+    loaded: set[str] = set()  # curve and state
+    only_curves: set[str] = set()
+
+    def load(names: set[str]) -> None:
+        wanted = names - loaded
+        for row in repo.players_named(ladder_id, wanted):
+            curves[PlayerKey(row.player)] = _curve_of(row.curve)
+            players[row.player] = row.state
+        loaded.update(wanted)
+
+    def load_curves(names: set[str]) -> None:
+        wanted = names - loaded - only_curves
+        for player, curve in repo.curves_named(ladder_id, wanted):
+            curves[PlayerKey(player)] = _curve_of(curve)
+        only_curves.update(wanted)
+
+    step = 0.0
+    moved: set[str] = set()
+    after: list[dict[PlayerKey, CurvePoint]] = []
+    for game in games:
+        names = {p.player for p in game.participants}
+        load(names)
+        fit = Fit(curves, False, 0, 0.0, {**head.state, "players": players})
+        load_curves({key.player for key in rater.add_game_reads(fit, game)})
+        with engine_refusals(), arithmetic_refused(PLAYERS):
+            fit = rater.add_game(fit, game)
+        curves.update(fit.curves)
+        players.update(cast(dict[str, Any], fit.state)["players"])
+        step = max(step, fit.max_step)
+        moved |= names
+        after.append({PlayerKey(name): curves[PlayerKey(name)][-1] for name in names})
+    if moved and store:
+        rows = [
+            {
+                "player": name,
+                "curve": _curve_json(curves[PlayerKey(name)]),
+                "state": plain(players.get(name, [])),
+            }
+            for name in sorted(moved)
+        ]
+        repo.put_players(ladder_id, rows)
+        repo.mark_unconverged(ladder_id, step, now())
+    return after
 
 
 def store_fit(session: Session, ladder_id: str, fit: Fit, at: datetime) -> None:
@@ -99,7 +182,7 @@ def store_fit(session: Session, ladder_id: str, fit: Fit, at: datetime) -> None:
     rows = [
         {
             "player": player,
-            "curve": [[p.day.toordinal(), p.rating, p.deviation] for p in curves.get(player, ())],
+            "curve": _curve_json(curves.get(player, ())),
             "state": by_player.get(player, []),
         }
         for player in sorted(curves.keys() | by_player.keys())
@@ -150,11 +233,11 @@ def get_curve(db: Database, ladder_id: str, player: str) -> CurveOut:
 
 def dry_run(session: Session, ladder_id: str, runtime: Runtime, game: Game) -> list[Change]:
     """A dry run's changes on a whole-history ladder: what the write would answer, the
-    players' served estimates now and after a refit of the live history with ``game`` in
-    its place (after every stored game of its time or earlier); nothing is stored."""
+    players' served estimates now and after the write's update (a new game: the bounded
+    update of :func:`extend_fit`; a late one: a refit of the live history with ``game`` in
+    its place, after every stored game of its time or earlier); nothing is stored."""
     rater = whole_history(runtime)
     assert rater is not None
-    games = live_games(session, ladder_id, runtime.info.per_faction)
     keys = [key_for(runtime.info, p.player, p.faction) for p in game.participants]
     rows = RatingRepository(session).rows(ladder_id, [db_key(k) for k in keys])
     initial = rater.initial_state({})
@@ -165,6 +248,15 @@ def dry_run(session: Session, ladder_id: str, runtime: Runtime, game: Game) -> l
         before[key] = decode_state(row.state) if row is not None and rated else initial
     if not game.rated:
         return [Change(k, before[k], before[k], UNRATED_DETAILS) for k in keys]
+    latest = EventRepository(session).latest(ladder_id)
+    if latest is None or latest[0] <= game.played_at:
+        extended = extend_fit(session, ladder_id, rater, [game], store=False)
+        if extended is not None:
+            [points] = extended
+            return [
+                Change(k, before[k], rater.state_of(points[k]), WHOLE_HISTORY_DETAILS) for k in keys
+            ]
+    games = live_games(session, ladder_id, runtime.info.per_faction)
     at = bisect_right([g.played_at for g in games], game.played_at)
     fit = fit_games(rater, [*games[:at], game, *games[at:]], load_fit(session, ladder_id))
     return [

@@ -1,8 +1,10 @@
 """Whole-history ladders through the service (API.md "Whole-history and large-field
-systems"; SYSTEMS.md ``ttt``, ``whr``): after every write (new games, a late game, a
-correction, a void) the served ratings are each player's last point of a fresh
-``rater.fit`` of the ladder's live history, to the engine's tolerance; a game's changes are
-its players' served estimates just before and just after the write; the ladder shows its
+systems"; SYSTEMS.md ``ttt``, ``whr``): a new game is answered by the engine's bounded update
+(``rater.add_game`` of the stored fit) and leaves the fit unconverged until the background
+work (``convergence.converge``, called here directly) refits it; a late game, a correction or
+a void refit at once. Once converged, the served ratings are each player's last point of a
+fresh ``rater.fit`` of the ladder's live history, to the engine's tolerance; a game's changes
+are its players' served estimates just before and just after the write; the ladder shows its
 ``fit`` and each player's curve."""
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from typing import Any, cast
 import httpx
 import pytest
 
+from app.core.database import Database
 from app.engine.protocols import Fit, WholeHistoryRater
 from app.engine.registry import SYSTEMS
 from app.engine.types import Game, PlayerKey
 from app.schemas.events import GameIn
+from app.services.convergence import converge
 from app.services.events import new_game_event
 from tests.helpers import make_ladder, post_game
 
@@ -72,7 +76,7 @@ async def assert_served_is_fresh_fit(
 
 @pytest.mark.parametrize("system", ["ttt", "whr"])
 async def test_served_ratings_are_a_fresh_fit_after_every_kind_of_write(
-    client: httpx.AsyncClient, system: str
+    client: httpx.AsyncClient, database: Database, system: str
 ) -> None:
     await make_ladder(client, "w", system)
     bodies = [
@@ -83,6 +87,12 @@ async def test_served_ratings_are_a_fresh_fit_after_every_kind_of_write(
     ]
     for body in bodies:
         await post_game(client, body)
+    fit = (await client.get("/ladders/w")).json()["fit"]
+    assert (fit["converged"], fit["sweeps"]) == (False, 0)
+    assert fit["max_step"] > 0
+    assert converge(database, "w")
+    assert not converge(database, "w")  # converged: nothing left to do
+    assert (await client.get("/ladders/w")).json()["fit"]["converged"] is True
     await assert_served_is_fresh_fit(client, system, "w", bodies)
 
     late = game("w", "late", 2, "c", "b")  # day 2: before g3 and g4
@@ -100,6 +110,8 @@ async def test_served_ratings_are_a_fresh_fit_after_every_kind_of_write(
     response = await client.delete("/ladders/w/games/g1")
     assert response.status_code == 200, response.text
     del bodies[0]
+    # A late game, a correction and a void refit at once: nothing is left to converge.
+    assert not converge(database, "w")
     fit = await assert_served_is_fresh_fit(client, system, "w", bodies)
 
     # Statistics are the live history's: a won g4 and lost g3 (g1 is voided).
@@ -120,28 +132,55 @@ async def test_served_ratings_are_a_fresh_fit_after_every_kind_of_write(
 
 @pytest.mark.parametrize("system", ["ttt", "whr"])
 async def test_a_games_changes_are_the_served_estimates_before_and_after_the_write(
-    client: httpx.AsyncClient, system: str
+    client: httpx.AsyncClient, database: Database, system: str
 ) -> None:
     await make_ladder(client, "w", system)
-    first = game("w", "g1", 1, "a", "b")
-    await post_game(client, first)
+    history = [game("w", "g1", 1, "a", "b"), game("w", "g2", 2, "b", "d")]
+    for body in history:
+        await post_game(client, body)
+    assert converge(database, "w")
     before = await board(client, "w")
-    second = game("w", "g2", 2, "a", "c")
-    created = await post_game(client, second)
-    after = fresh(system, [first, second])
+    new = game("w", "g3", 3, "a", "c")
+    created = await post_game(client, new)
+    # The bounded update of the stored (converged) fit: a's and c's estimates only.
+    [new_game] = engine_games([new])
+    bounded = rater(system).add_game(fresh(system, history), new_game)
     initial = rater(system).initial_state({})
     changes = {c["player"]: c for c in created["changes"]}
     # a: served before this write; c: new, so the system's initial state.
     assert changes["a"]["rating_before"] == pytest.approx(before["a"][0])
     assert changes["a"]["deviation_before"] == pytest.approx(before["a"][1])
     assert changes["c"]["rating_before"] == pytest.approx(initial.rating)
+    served = await board(client, "w")
     for player in ("a", "c"):
-        last = after.curves[PlayerKey(player)][-1]
+        last = bounded.curves[PlayerKey(player)][-1]
         assert changes[player]["rating_after"] == pytest.approx(last.rating, abs=TOLERANCE[system])
-    # b did not play, yet its served rating moved (a's strength is re-estimated).
-    assert (await board(client, "w"))["b"][0] == pytest.approx(
-        after.curves[PlayerKey("b")][-1].rating, abs=TOLERANCE[system]
-    )
+        assert changes[player]["deviation_after"] == pytest.approx(
+            last.deviation, abs=TOLERANCE[system]
+        )
+        assert served[player] == (
+            changes[player]["rating_after"],
+            changes[player]["deviation_after"],
+        )
+    # b and d did not play: the bounded update leaves them as served.
+    assert (served["b"], served["d"]) == (before["b"], before["d"])
+    assert (await client.get("/ladders/w")).json()["fit"]["converged"] is False
+    # The background work's refit: b's served rating moves too (a's strength is
+    # re-estimated), and the feed announces what moved.
+    assert converge(database, "w")
+    after = fresh(system, [*history, new])
+    served = await board(client, "w")
+    for player, (rating, deviation) in served.items():
+        last = after.curves[PlayerKey(player)][-1]
+        assert rating == pytest.approx(last.rating, abs=TOLERANCE[system])
+        assert deviation == pytest.approx(last.deviation, abs=TOLERANCE[system])
+    assert served["b"][0] != pytest.approx(before["b"][0], abs=TOLERANCE[system])
+    feed = (await client.get("/ladders/w/feed")).json()["items"]
+    assert feed[-1]["type"] == "fit.converged"
+    assert feed[-1]["event"] is None
+    moved = {r["player"]: r["after"]["rating"] for r in feed[-1]["ratings"]}
+    assert "b" in moved
+    assert moved["b"] == pytest.approx(served["b"][0], abs=1e-9)
 
 
 async def test_curve_of_unknown_player_or_ladder_is_404_and_other_systems_422(
@@ -243,11 +282,14 @@ async def test_evaluation_predicts_each_game_from_the_games_before_it(
 
 
 @pytest.mark.parametrize("system", ["ttt", "whr"])
-async def test_what_if_dry_run_and_predictions(client: httpx.AsyncClient, system: str) -> None:
+async def test_what_if_dry_run_and_predictions(
+    client: httpx.AsyncClient, database: Database, system: str
+) -> None:
     bodies = [game("w", "g1", 1, "a", "b"), game("w", "g2", 2, "b", "c")]
     await make_ladder(client, "w", system)
     for body in bodies:
         await post_game(client, body)
+    converge(database, "w")
     served = await board(client, "w")
 
     # What-if under other parameters: the fit of the history under them.
@@ -259,17 +301,23 @@ async def test_what_if_dry_run_and_predictions(client: httpx.AsyncClient, system
     for key, curve in expected.curves.items():
         assert proposed[key.player] == pytest.approx(curve[-1].rating, abs=TOLERANCE[system])
 
-    # A dry run answers the refit the write would make, and stores nothing.
+    # A dry run answers what the write would: a new game's bounded update of the stored
+    # fit, a late game's refit; it stores nothing.
     extra = game("w", "g3", 3, "c", "a")
-    response = await client.post("/games", params={"dry_run": "true"}, json=extra)
-    assert response.status_code == 200, response.text
-    after = fresh(system, [*bodies, extra])
-    for change in response.json()["changes"]:
-        player = change["player"]
-        assert change["rating_before"] == pytest.approx(served[player][0])
-        last = after.curves[PlayerKey(player)][-1]
-        assert change["rating_after"] == pytest.approx(last.rating, abs=TOLERANCE[system])
+    late = game("w", "g0", 1, "c", "a")  # day 1, with g1: after it in the history
+    for body, after in (
+        (extra, rater(system).add_game(fresh(system, bodies), engine_games([extra])[0])),
+        (late, fresh(system, [*bodies, late])),
+    ):
+        response = await client.post("/games", params={"dry_run": "true"}, json=body)
+        assert response.status_code == 200, response.text
+        for change in response.json()["changes"]:
+            player = change["player"]
+            assert change["rating_before"] == pytest.approx(served[player][0])
+            last = after.curves[PlayerKey(player)][-1]
+            assert change["rating_after"] == pytest.approx(last.rating, abs=TOLERANCE[system])
     assert await board(client, "w") == served
+    assert (await client.get("/ladders/w")).json()["fit"]["converged"] is True
 
     # Predictions: the system's win probability from the served states; no swings (a
     # result moves the whole fit: known only by refitting it).

@@ -364,7 +364,7 @@ def test_add_game_moves_only_the_new_games_players() -> None:
     fit = rater.fit(games)
     a, b = games[0].participants[0].player, games[-1].participants[1].player
     new = Game(games[-1].played_at + timedelta(days=3), (Participant(b, 1), Participant(a, 2)))
-    added = rater.add_game(fit, [*games, new])
+    added = rater.add_game(fit, new)
     assert not added.converged
     for key, points in fit.curves.items():
         if key.player not in (a, b):
@@ -386,7 +386,7 @@ def test_add_game_of_new_players_and_a_late_result() -> None:
     history = [game(1, ("a", 1), ("b", 2)), game(5, ("b", 1), ("c", 2))]
     fit = rater.fit(history)
     late = game(3, ("c", 1), ("d", 2))  # d is new; c's day 3 comes before its day 5
-    added = rater.add_game(fit, [*history, late])
+    added = rater.add_game(fit, late)
     assert [p.day.day for p in added.curves[PlayerKey("c")]] == [4, 6]
     assert len(added.curves[PlayerKey("d")]) == 1
     assert added.curves[PlayerKey("a")] is fit.curves[PlayerKey("a")]

@@ -281,7 +281,7 @@ def test_add_game_moves_only_the_new_games_players() -> None:
     fit = rater.fit(games[:-1])
     new = games[-1]
     pair = {PlayerKey(p.player) for p in new.participants}
-    added = rater.add_game(fit, games)
+    added = rater.add_game(fit, new)
     assert not added.converged
     for key, points in fit.curves.items():
         if key not in pair:
@@ -289,7 +289,7 @@ def test_add_game_moves_only_the_new_games_players() -> None:
     for key in pair:
         assert added.curves[key] != fit.curves.get(key)
         assert added.curves[key][-1].day == new.played_at.date()
-    assert added.state["games"] == len(games)
+    assert added.state["players"][new.participants[0].player][-1][1] == new.participants[1].player
     json.dumps(added.state)
     # Brought back to convergence from there, it is the cold fit of the new history.
     assert max_difference(rater.fit(games, warm=added), rater.fit(games)) <= TOLERANCE
@@ -298,16 +298,19 @@ def test_add_game_moves_only_the_new_games_players() -> None:
 def test_add_game_of_a_new_player_and_a_refused_history() -> None:
     rater = engine.SYSTEM.configure({"w2": 30})
     fit = rater.fit(README_GAMES[:3])
-    added = rater.add_game(fit, README_GAMES)
+    added = rater.add_game(fit, README_GAMES[3])
     # Bob and Carol both played before: their new day starts from their last rating.
     assert [p.day for p in added.curves[PlayerKey("Bob")]] == [
         (DAY0 + timedelta(days=d)).date() for d in (10, 60)
     ]
     assert added.curves[PlayerKey("Alice")] == fit.curves[PlayerKey("Alice")]
-    first = rater.add_game(rater.fit([]), README_GAMES[:1])
+    first = rater.add_game(rater.fit([]), README_GAMES[0])
     assert set(first.curves) == {PlayerKey("Alice"), PlayerKey("Carol")}
-    with pytest.raises(ValueError, match="the fit is of 3 games"):
-        rater.add_game(fit, README_GAMES[:2])
+    # A fit stored by the engine before its state named each game's opponent is refitted.
+    old = Fit(fit.curves, fit.converged, fit.sweeps, fit.max_step, {"games": 3, "players": {}})
+    assert not rater.extends(old.state)
+    with pytest.raises(ValueError, match="not in this engine's format"):
+        rater.add_game(old, README_GAMES[3])
 
 
 def test_max_sweeps_bounds_the_fit() -> None:

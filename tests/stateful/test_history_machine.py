@@ -41,6 +41,7 @@ from app.services import players_data
 from app.services import replay as replay_module
 from app.services import seasons as season_service
 from app.services.auth import ADMIN
+from app.services.convergence import converge
 from app.services.conversion import GAME, TOURNAMENT, game_to_engine, tournament_to_engine
 from app.services.runtime import configure, encode_state
 
@@ -719,7 +720,15 @@ class HistoryMachine(RuleBasedStateMachine):
 
     def _stored_equals_fit(self, runtime: Any, games: list[Any]) -> None:
         """A whole-history ladder: every rating row holds its player's last point of a fresh
-        fit of the live rated games (a player of unrated games only: the initial state)."""
+        fit of the live rated games (a player of unrated games only: the initial state),
+        once the background work has brought the fit back to convergence (a new game is
+        answered by a bounded update: app/services/convergence.py); then the fit says so."""
+        converge(self.database, self.ladder)
+        with self.database.engine.connect() as connection:
+            converged = connection.execute(
+                text("SELECT converged FROM ladder_fits WHERE ladder_id = :l"), {"l": self.ladder}
+            ).scalar()
+        assert converged in (None, True)  # None: no rated game yet, so no fit
         fit = runtime.rater.fit([g for g in games if g.rated])
         initial = runtime.rater.initial_state({})
         expected = {
