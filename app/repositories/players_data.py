@@ -6,10 +6,11 @@ A player id is stored in plain columns (``changes``, ``player_ratings``, ``tourn
 ``players[].player`` and ``teams[].players[].player``, a tournament's
 ``standings[].player``, an adjustment's ``player``), and at a few places of the JSON the
 engines and the feed write (:data:`DETAIL_PLAYERS`: changes' ``details`` and the voided
-changes' copies of them, and ``feed_items.ratings[].player``). Only those places are
-rewritten: a player may be called ``mu``, ``rating`` or ``opponent``, which are also the
-names of fields and values elsewhere in that JSON. States, ladder states and fits name no
-player (their rows' ``player`` column does). docs/players-data.md lists them.
+changes' copies of them, ``feed_items.ratings[].player``, and the opponent of each game in a
+whr player's part of the fit's state). Only those places are rewritten: a player may be
+called ``mu``, ``rating`` or ``opponent``, which are also the names of fields and values
+elsewhere in that JSON. Other states, ladder states and fits name no player (their rows'
+``player`` column does). docs/players-data.md lists them.
 
 Rows are found by a pattern on the JSON's text (``"id"`` quoted, as JSON writes a string on
 both databases) and rewritten here; the pattern is only a filter (``_`` is a wildcard of LIKE,
@@ -107,6 +108,20 @@ def renamed_details(details: Any, old: str, new: str, *, sides: bool) -> Any:
             if members is not None and isinstance(entry.get(members), list):
                 entry[members] = [new if p == old else p for p in entry[members]]
     return copy
+
+
+def renamed_games(state: Any, old: str, new: str) -> Any:
+    """A copy of a player's part of a whole-history fit's state naming ``new`` where it named
+    the opponent ``old``: whr keeps each game as ``[day, opponent, score]``
+    (app/engine/whr.py ``_state``); ttt's part holds numbers only."""
+    if not isinstance(state, list):
+        return state
+    return [
+        [entry[0], new, *entry[2:]]
+        if isinstance(entry, list) and len(entry) == 3 and entry[1] == old
+        else entry
+        for entry in state
+    ]
 
 
 def renamed_voided(voided: Any, old: str, new: str, *, sides: bool) -> Any:
@@ -253,6 +268,9 @@ class PlayerDataRepository:
         )
         self._json(
             FeedItem.ratings, ladder_ids, old, lambda value, _: renamed_listed(value, old, new)
+        )
+        self._json(
+            PlayerFit.state, ladder_ids, old, lambda value, _: renamed_games(value, old, new)
         )
 
     def _json(
