@@ -20,6 +20,7 @@ and ``"mu"`` is in every TrueSkill row), what changes is decided on the parsed v
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Text, cast, delete, func, select, update
@@ -30,6 +31,7 @@ from app.models import (
     Change,
     Event,
     FeedItem,
+    LadderFit,
     PlayerFit,
     PlayerProfile,
     PlayerRating,
@@ -258,6 +260,13 @@ class PlayerDataRepository:
                 .where(table.ladder_id.in_(ladder_ids), table.player == old)
                 .values(player=new)
             )
+        # A whole-history fit computed before this, by the background convergence without a
+        # lock, names the old id: its new time tells the converger not to serve it.
+        self.session.execute(
+            update(LadderFit)
+            .where(LadderFit.ladder_id.in_(ladder_ids))
+            .values(at=datetime.now(UTC))
+        )
         # A change's team is its side's label: set exactly when the game was posted as teams.
         self._json(
             Change.details,

@@ -17,7 +17,8 @@ from app.engine.protocols import WholeHistoryRater
 from app.engine.registry import SYSTEMS
 from app.repositories.fits import FitRepository
 from app.schemas.events import GameIn
-from app.services import convergence
+from app.services import convergence, players_data
+from app.services.auth import ADMIN
 from app.services import events as event_service
 from app.services.convergence import Converger
 from app.services.events import new_game_event
@@ -112,3 +113,34 @@ async def test_a_write_during_the_unlocked_fit_is_in_the_served_fit(
     assert convergence.converge(database, "w")
     assert head(database)["converged"] is True
     await assert_served_is_fresh_fit(client, system, [*bodies, late_comer])
+
+
+@pytest.mark.parametrize("system", ["ttt", "whr"])
+async def test_an_erasure_during_the_unlocked_fit_is_not_undone(
+    client: httpx.AsyncClient,
+    database: Database,
+    system: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fit made without a lock names the player an erasure then replaces: it must not be
+    served, or the old id would come back in the ratings and the fit's rows."""
+    await make_ladder(client, "w", system)
+    bodies = [game("g1", 1, "a", "b"), game("g2", 2, "b", "c"), game("g3", 3, "c", "a")]
+    for body in bodies:
+        await post_game(client, body)
+    real_run_write = convergence.run_write
+
+    def erase_first(db: Database, work: Any, **kwargs: Any) -> Any:
+        players_data.erase(db, ADMIN, "default", "b")
+        return real_run_write(db, work, **kwargs)
+
+    monkeypatch.setattr(convergence, "run_write", erase_first)
+    assert convergence.converge(database, "w")
+    board = (await client.get("/ladders/w/leaderboard", params={"limit": 100})).json()
+    players = {entry["player"] for entry in board["entries"]}
+    assert "b" not in players and len(players) == 3
+
+    def fit_players(session: Session) -> set[str]:
+        return {row.player for row in FitRepository(session).players("w")}
+
+    assert "b" not in database.run(fit_players, write=False)
