@@ -467,6 +467,8 @@ class Timed:
         return self._rater
 
     def _decayed(self, state: PlayerState, when: datetime) -> PlayerState:
+        if self.decay is None:  # resets alone: no idle time to read (decayed() returns state)
+            return state
         idle = idle_days(state, when)
         return decayed(self.decay, state, idle, self._initial, self._growth_constant)
 
