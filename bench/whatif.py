@@ -12,7 +12,9 @@ glicko2 and to elo with K = 24, ``POST /ladders/L/evaluate`` (the ladder's own s
 ``GET /ladders/L/leaderboard?limit=50`` as of the middle of the history and now, and the
 board of now of a history of the same shape imported into a second ladder with ranked
 play's policies (Zero-K decay, which every player's idle time triggers, three divisions and
-10 placement games; API.md "Ranked play"), so the two boards compare in one run. Recorded:
+10 placement games; API.md "Ranked play"), so the two boards compare in one run; then, once
+each, the writes of :func:`writes`: a season reset against the PATCH recompute it resembles
+(the second table). Recorded:
 each request's wall time at the client, a hash of its answer (every build should answer
 byte for byte the same), and how far the requests raised the server's peak RSS (VmHWM),
 which unlike time does not move with what else the machine runs.
@@ -62,6 +64,26 @@ def requests(as_of: str) -> dict[str, tuple[str, str, dict[str, Any] | None]]:
     }
 
 
+def writes(as_of: str) -> list[tuple[str, str, str, dict[str, Any] | None]]:
+    """(name, method, path, JSON body), in order, each once after the reads: a season with a
+    soft reset from the middle of the history, created and deleted (the ladder has no decay,
+    so its first reset re-rates every event: its states start carrying their last event's
+    time), against the PATCH of a parameter, changed and changed back, which recomputes the
+    whole ladder (issue 35: "a season reset on a 100,000-game ladder no slower than the
+    PATCH recompute it resembles"). The ladder ends as it began, for the next round's reads."""
+    season = {"id": "bench", "starts_at": as_of, "reset": {"kind": "soft", "fraction": 0.5}}
+    return [
+        ("season reset", "POST", f"/ladders/{LADDER}/seasons", season),
+        ("season deleted", "DELETE", f"/ladders/{LADDER}/seasons/bench", None),
+        ("PATCH recompute", "PATCH", f"/ladders/{LADDER}", {"params": {"k": 24}}),
+        ("PATCH back", "PATCH", f"/ladders/{LADDER}", {"params": {"k": ELO_K}}),
+    ]
+
+
+#: The elo ladder's K as imported (the system's default), which the last write restores.
+ELO_K = 32
+
+
 def unit(
     build: Build, url: str, work: Path, as_of: str, repeats: int, name: str
 ) -> list[dict[str, Any]]:
@@ -91,6 +113,15 @@ def unit(
                     }
                 )
         growth = server.peak_rss_mb() - peak
+        for request, method, path, body in writes(as_of):
+            began = time.perf_counter()
+            response = client.request(method, path, json=body)
+            seconds = time.perf_counter() - began
+            response.raise_for_status()
+            # The answer's times differ at each run: what was re-rated is compared.
+            done = {k: response.json().get(k) for k in ("recomputed_events", "recomputed_players")}
+            digest = hashlib.sha256(repr(sorted(done.items())).encode()).hexdigest()[:16]
+            rows.append({"request": request, "seconds": seconds, "sha256": digest})
     for row in rows:
         row["unit_peak_rss_growth_mb"] = round(growth, 1)
     return rows
@@ -110,7 +141,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"| database | request | build | seconds | {builds[0]} ÷ build, by round | same answer |",
         "|---|---|---|---|---|---|",
     ]
-    names = list(requests("").keys())
+    names = list(requests("").keys()) + [w[0] for w in writes("")]
     for database in cfg["databases"].split(","):
         for request in names:
             for build in builds:
@@ -138,6 +169,20 @@ def markdown(report: dict[str, Any]) -> str:
             ratios = [
                 best(rows, database, "ranked board", build, n)
                 / best(rows, database, "board", build, n)
+                for n in rounds
+            ]
+            lines.append(f"| {database} | {build} | {', '.join(f'{v:.2f}' for v in ratios)} |")
+    lines += [
+        "",
+        "| database | build | season reset ÷ PATCH recompute, by round |",
+        "|---|---|---|",
+    ]
+    for database in cfg["databases"].split(","):
+        for build in builds:
+            rounds = sorted({r["round"] for r in rows if key(r)[::2] == (database, build)})
+            ratios = [
+                best(rows, database, "season reset", build, n)
+                / best(rows, database, "PATCH recompute", build, n)
                 for n in rounds
             ]
             lines.append(f"| {database} | {build} | {', '.join(f'{v:.2f}' for v in ratios)} |")

@@ -94,10 +94,9 @@ def decayed(
     if decay is None or idle_days <= 0:
         return state
     if isinstance(decay, PointDecay):
-        idle = idle_days - decay.after_days
-        if idle <= 0:
+        if idle_days - decay.after_days <= 0:
             return state
-        fall = min(decay.max_points, decay.points_per_week * idle / DAYS_PER_WEEK)
+        fall = point_fall(decay, idle_days)
         return PlayerState(state.rating - fall, state.deviation, state.volatility, state.extra)
     if state.deviation is None or initial.deviation is None:
         return state
@@ -114,6 +113,16 @@ def decayed(
         grown *= GLICKO2_SCALE
     deviation = max(state.deviation, min(grown, initial.deviation))
     return PlayerState(state.rating, deviation, state.volatility, state.extra)
+
+
+def point_fall(decay: PointDecay, idle_days: float) -> float:
+    """What Zero-K's decay takes after ``idle_days``: ``points_per_week``·(t − d)/7 once idle
+    more than ``after_days`` d, at most ``max_points``. Never less for a longer idle time
+    (each step is monotone, and so is its rounding), which a ranked board relies on."""
+    idle = idle_days - decay.after_days
+    if idle <= 0:
+        return 0.0
+    return min(decay.max_points, decay.points_per_week * idle / DAYS_PER_WEEK)
 
 
 def soft_reset(state: PlayerState, fraction: float, initial: PlayerState) -> PlayerState:
@@ -405,7 +414,13 @@ def last_event_at(state: PlayerState) -> datetime | None:
 def idle_days(state: PlayerState, at: datetime) -> float:
     """Days from the state's last event to ``at`` (0 for a state that has none)."""
     last = last_event_at(state)
-    return 0.0 if last is None else max(0.0, (at - last).total_seconds() / SECONDS_PER_DAY)
+    return 0.0 if last is None else days_between(last, at)
+
+
+def days_between(last: datetime, at: datetime) -> float:
+    """Days from ``last`` to ``at``, 0 if ``at`` is earlier; never fewer for an earlier
+    ``last`` (the difference is exact in microseconds, and its division monotone)."""
+    return max(0.0, (at - last).total_seconds() / SECONDS_PER_DAY)
 
 
 def _stamped(state: PlayerState, at: datetime) -> PlayerState:
@@ -446,7 +461,14 @@ class Timed:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._rater, name)
 
+    @property
+    def wrapped(self) -> Any:
+        """The system's own rater."""
+        return self._rater
+
     def _decayed(self, state: PlayerState, when: datetime) -> PlayerState:
+        if self.decay is None:  # resets alone: no idle time to read (decayed() returns state)
+            return state
         idle = idle_days(state, when)
         return decayed(self.decay, state, idle, self._initial, self._growth_constant)
 

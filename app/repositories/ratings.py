@@ -32,6 +32,24 @@ SortField = Literal["rating", "name", "games"]
 SortOrder = Literal["asc", "desc"]
 
 
+#: What a board with ranked play reads of a rating (:meth:`RatingRepository.rated_of_ladder`).
+_RATED_COLUMNS = (
+    PlayerRating.player,
+    PlayerRating.faction,
+    PlayerRating.rating,
+    PlayerRating.deviation,
+    PlayerRating.volatility,
+    PlayerRating.ranking_value,
+    PlayerRating.tiebreak,
+    PlayerRating.state,
+    PlayerRating.games,
+    PlayerRating.wins,
+    PlayerRating.draws,
+    PlayerRating.losses,
+    PlayerRating.last_played_at,
+)
+
+
 class RatingRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -97,22 +115,49 @@ class RatingRepository:
     def rated_of_ladder(self, ladder_id: str) -> list[Row[Any]]:
         """Every rated player's row (one with a result), as plain rows: a board with ranked
         play reads them all, and as ORM objects 20,000 of them took most of its time."""
-        statement = select(
-            PlayerRating.player,
-            PlayerRating.faction,
-            PlayerRating.rating,
-            PlayerRating.deviation,
-            PlayerRating.volatility,
-            PlayerRating.ranking_value,
-            PlayerRating.tiebreak,
-            PlayerRating.state,
-            PlayerRating.games,
-            PlayerRating.wins,
-            PlayerRating.draws,
-            PlayerRating.losses,
-            PlayerRating.last_played_at,
-        ).where(PlayerRating.ladder_id == ladder_id, PlayerRating.last_change_id.is_not(None))
+        statement = select(*_RATED_COLUMNS).where(
+            PlayerRating.ladder_id == ladder_id, PlayerRating.last_change_id.is_not(None)
+        )
         return list(self.session.execute(statement))
+
+    def rated_by_value(
+        self,
+        ladder_id: str,
+        *,
+        rank_by: str,
+        active_since: datetime | None,
+        faction: str | None,
+        min_games: int,
+        limit: int,
+        offset: int,
+        players: Select[Any] | None = None,
+    ) -> list[Row[Any]]:
+        """A page of the rated rows (one with a result) that the filters keep, best first by
+        the stored value (``rank_by``, then tiebreak, player, faction), as
+        :meth:`rated_of_ladder` reads them: a ranked board reads its top rows this way and
+        stops where no later row can reach its page (services/leaderboards.py)."""
+        value, tiebreak = _rank_columns(rank_by)
+        statement = (
+            select(*_RATED_COLUMNS)
+            .where(_rated_where(ladder_id, active_since, faction, min_games, players))
+            .order_by(value.desc(), tiebreak.desc(), PlayerRating.player, PlayerRating.faction)
+            .limit(limit)
+            .offset(offset)
+        )
+        return list(self.session.execute(statement))
+
+    def rated_count(
+        self,
+        ladder_id: str,
+        *,
+        active_since: datetime | None,
+        faction: str | None,
+        min_games: int,
+        players: Select[Any] | None = None,
+    ) -> int:
+        """How many rated rows the filters of :meth:`rated_by_value` keep."""
+        where = _rated_where(ladder_id, active_since, faction, min_games, players)
+        return self.session.scalar(select(func.count()).select_from(PlayerRating).where(where)) or 0
 
     def standings_of_ladder(self, ladder_id: str) -> list[StandingColumns]:
         """Every rating's shown standing, as plain rows: a what-if reads 20,000 of them, and
@@ -313,6 +358,19 @@ def _board_where(
     if players is not None:
         conditions.append(PlayerRating.player.in_(players))
     return and_(*conditions)
+
+
+def _rated_where(
+    ladder_id: str,
+    active_since: datetime | None,
+    faction: str | None,
+    min_games: int,
+    players: Select[Any] | None,
+) -> ColumnElement[bool]:
+    return and_(
+        _board_where(ladder_id, active_since, faction, min_games, players),
+        PlayerRating.last_change_id.is_not(None),
+    )
 
 
 def _ranked(where: ColumnElement[bool], rank_by: str) -> Subquery:

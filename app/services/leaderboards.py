@@ -13,9 +13,11 @@ from sqlalchemy.orm import Session
 
 from app.core.database import Database
 from app.core.errors import Invalid, NotFound
+from app.engine import ranked as ranked_play
 from app.engine import schedule
 from app.models import NO_FACTION, Ladder, PlayerRating
 from app.repositories.changes import NO_STATISTICS, AsOfBoard, ChangeRepository
+from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.repositories.profiles import ProfileRepository, players_of_country
 from app.repositories.ratings import RatingRepository
@@ -225,8 +227,14 @@ def _board_ranked(
     around: str | None,
 ) -> tuple[int, list[LeaderboardEntry]]:
     """A board with ranked play: every rating read at ``at`` (decayed, provisional, its
-    division), filtered, ranked among those listed, ordered and paged here."""
+    division), filtered, ranked among those listed, ordered and paged here; the board of now
+    best first reads only its top rows where it can (:func:`_board_ranked_top`)."""
     f = board_filter
+    if as_of is None and around is None:
+        top = _board_ranked_top(session, ladder, runtime, at, f, limit, offset)
+        if top is not None:
+            total, page = top
+            return total, [_board_entry(position, e) for position, e in page]
     nationals = (
         None
         if f.country is None
@@ -247,6 +255,106 @@ def _board_ranked(
     ]
     total, page = _ordered_page(entries, runtime.info.rank_by, f, limit, offset, around)
     return total, [_board_entry(position, e) for position, e in page]
+
+
+#: Rows a ranked board's scan reads beyond its page at first (then twice as many each time).
+_SCAN_SLACK = 16
+
+
+def _value_ceiling(
+    session: Session, ladder: Ladder, runtime: Runtime, at: datetime
+) -> Callable[[Any], float] | None:
+    """A bound that no rating read at ``at`` exceeds, as a function of its stored row (as
+    :meth:`RatingRepository.rated_by_value` reads it), never smaller for a row that order
+    puts first; None where none is proven here (then the board reads every rating).
+
+    - Read as stored (no decay, no reset by ``at``): the stored value itself.
+    - Zero-K's point decay on a system ranked by its stored rating: every stored state
+      carries the time of its last game or adjustment (``Timed`` stamps them), none later
+      than the ladder's latest live event, so every player has been idle at least since
+      then and has lost at least what that idle time takes (``point_fall`` never takes
+      less for longer), and ``rating - fall`` is monotone in the rating.
+    - Otherwise none: a soft or hard reset raises the ratings below the initial one, and a
+      deviation's growth lowers ranking values by system-specific formulas.
+    """
+    rank_by = runtime.info.rank_by
+    rater = runtime.rater
+    if isinstance(rater, ranked_play.Timed):
+        if any(season.at <= at for season in rater.seasons):
+            return None
+        decay = rater.decay
+        if decay is not None:
+            if not (
+                isinstance(decay, ranked_play.PointDecay)
+                and snapshots.ranked_by_stored_rating(runtime)
+            ):
+                return None
+            latest = EventRepository(session).latest(ladder.id)
+            idle = 0.0 if latest is None else ranked_play.days_between(latest[0], at)
+            fall = ranked_play.point_fall(decay, idle)
+            return lambda row: float(row.rating - fall)
+    if rank_by == "ranking_value":
+        return lambda row: float(row.rating if row.ranking_value is None else row.ranking_value)
+    return lambda row: float(row.rating)
+
+
+def _board_ranked_top(
+    session: Session,
+    ladder: Ladder,
+    runtime: Runtime,
+    at: datetime,
+    f: BoardFilter,
+    limit: int,
+    offset: int,
+) -> tuple[int, list[tuple[int, snapshots.Entry]]] | None:
+    """The ranked board of now, best first, from its top rows only: the rows are read in
+    the order of their stored values, each read at ``at`` as :func:`_board_ranked` reads
+    it, until the page's last entry is better than the bound (:func:`_value_ceiling`) of
+    every row not read. Every entry better than one of the page is then read, so the
+    positions (among those listed) are the whole board's. The filters must be the SQL
+    ones: provisional by games (placement outside a season) and the stored filters; a
+    division, another order, or a bound not proven: None (the caller reads every rating)."""
+    policy = runtime.policy
+    if f.sort != "rating" or f.direction != "desc" or f.division is not None:
+        return None
+    if policy.provisional_deviation is not None and not f.include_provisional:
+        return None
+    if policy.placement_games and runtime.season_at(at) is not None:
+        return None  # placement counts the season's games
+    ceiling = _value_ceiling(session, ladder, runtime, at)
+    if ceiling is None:
+        return None
+    rank_by = runtime.info.rank_by
+    repo = RatingRepository(session)
+    filters: dict[str, Any] = {
+        "active_since": f.active_since,
+        "faction": f.faction,
+        # Provisional by placement: fewer rated games than placement_games.
+        "min_games": f.min_games
+        if f.include_provisional
+        else max(f.min_games, policy.placement_games),
+        "players": None if f.country is None else players_of_country(ladder.community, f.country),
+    }
+    total = repo.rated_count(ladder.id, **filters)
+    wanted = offset + limit
+    entries: list[snapshots.Entry] = []
+    batch = wanted + _SCAN_SLACK
+    while wanted:
+        rows = repo.rated_by_value(
+            ladder.id, rank_by=rank_by, limit=batch, offset=len(entries), **filters
+        )
+        stored = [snapshots.stored_entry(row) for row in rows]
+        entries += snapshots.read(runtime, stored, at, ladder.state)
+        if len(rows) < batch or len(entries) >= total:
+            break
+        if len(entries) >= wanted:
+            values = sorted(snapshots.sort_value(e.standing, rank_by)[0] for e in entries)
+            # The rows are read best first, so the last one read bounds every later one.
+            if ceiling(rows[-1]) < values[-wanted]:
+                break
+        batch *= 2
+    _, page = _ordered_page(entries, rank_by, f, limit, offset, None)
+    return total, page
 
 
 @dataclass(frozen=True, slots=True)

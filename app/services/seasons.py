@@ -126,12 +126,18 @@ def find_stored(seasons: Sequence[Mapping[str, Any]], season_id: str, ladder_id:
     return find(seasons, season_id, ladder_id)
 
 
-def list_seasons(db: Database, ladder_id: str) -> list[SeasonOut]:
-    def work(session: Any) -> list[SeasonOut]:
+def list_seasons(
+    db: Database, ladder_id: str, *, limit: int, offset: int
+) -> tuple[int, list[SeasonOut]]:
+    """How many seasons the ladder has (a schedule's: its occurrences so far and the next),
+    and the page of ``limit`` from ``offset``, by start."""
+
+    def work(session: Any) -> tuple[int, list[SeasonOut]]:
         ladder = require_ladder(LadderRepository(session).get(ladder_id), ladder_id)
         at = now()
         seasons = schedule.expand(ladder.seasons, at)
-        return [season_out(seasons, index, at) for index in range(len(seasons))]
+        indexes = range(offset, min(len(seasons), offset + limit))
+        return len(seasons), [season_out(seasons, index, at) for index in indexes]
 
     return db.run(work, write=False)
 

@@ -63,7 +63,9 @@ def ranked_by_stored_rating(runtime: Runtime) -> bool:
     is (the base standing: no ranking value, no tiebreak) and has no ladder-wide floor.
     Systems ranking by a value computed from the state (Glicko, TrueSkill), splitting ties
     from it (Kinzett) or raising ratings to a floor (NADF) need every state decoded."""
-    rater = type(runtime.rater)
+    wrapped = runtime.rater
+    # Ranked play's decay and resets wrap the system's rater (``Timed``): judge the system's.
+    rater = type(wrapped.wrapped if isinstance(wrapped, ranked_play.Timed) else wrapped)
     return (
         runtime.info.rank_by == "rating"
         and getattr(rater, "standing", None) is BaseRater.standing
@@ -147,25 +149,24 @@ def as_of(session: Session, ladder: Ladder, runtime: Runtime, at: datetime) -> l
 
 def current(session: Session, ladder: Ladder, runtime: Runtime) -> list[Entry]:
     """Every rating of the ladder as stored now (states decoded)."""
-    entries = []
-    for row in RatingRepository(session).rated_of_ladder(ladder.id):
-        state = decode_state(row.state)
-        entries.append(
-            Entry(
-                player=row.player,
-                faction=None if row.faction == NO_FACTION else row.faction,
-                standing=Standing(
-                    row.rating, row.deviation, row.volatility, row.ranking_value, row.tiebreak
-                ),
-                state=state,
-                games=row.games,
-                wins=row.wins,
-                draws=row.draws,
-                losses=row.losses,
-                last_played_at=row.last_played_at,
-            )
-        )
-    return entries
+    return [stored_entry(row) for row in RatingRepository(session).rated_of_ladder(ladder.id)]
+
+
+def stored_entry(row: Any) -> Entry:
+    """A rating row as read by :meth:`RatingRepository.rated_of_ladder` (state decoded)."""
+    return Entry(
+        player=row.player,
+        faction=None if row.faction == NO_FACTION else row.faction,
+        standing=Standing(
+            row.rating, row.deviation, row.volatility, row.ranking_value, row.tiebreak
+        ),
+        state=decode_state(row.state),
+        games=row.games,
+        wins=row.wins,
+        draws=row.draws,
+        losses=row.losses,
+        last_played_at=row.last_played_at,
+    )
 
 
 def read(

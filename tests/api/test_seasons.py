@@ -183,6 +183,38 @@ async def test_seasons_are_listed_with_their_ends_and_status(client: httpx.Async
     assert one == listed[1]
 
 
+async def test_seasons_are_paged_as_every_list_is(client: httpx.AsyncClient) -> None:
+    """docs/api.md "Pagination": ``limit`` (default 50, at most 500) and ``offset``; the body
+    stays API.md's list, and the number of seasons is the X-Total-Count header. A weekly
+    schedule from 59.5 weeks ago has stood 60 times (now included) and names its next: 61,
+    of which the default page shows the first 50."""
+    await make_ladder(client, "weekly", "elo")
+    schedule = {
+        "id": "w",
+        "starts_at": _time(59.5 * 7),
+        "repeat": {"every": 1, "unit": "weeks"},
+    }
+    created = await client.post("/ladders/weekly/seasons", json=schedule)
+    assert created.status_code == 201, created.text
+    first = await client.get("/ladders/weekly/seasons")
+    assert first.headers["X-Total-Count"] == "61"
+    assert len(first.json()) == 50
+    rest = await client.get("/ladders/weekly/seasons", params={"limit": 20, "offset": 50})
+    assert rest.headers["X-Total-Count"] == "61"
+    assert [s["status"] for s in rest.json()] == ["closed"] * 9 + ["current", "upcoming"]
+    starts = [s["starts_at"] for s in first.json() + rest.json()]
+    assert starts == sorted(starts)
+    assert len(set(starts)) == 61
+    for query, field in (
+        ({"limit": 0}, "limit"),
+        ({"limit": 501}, "limit"),
+        ({"offset": -1}, "offset"),
+    ):
+        refused = await client.get("/ladders/weekly/seasons", params=query)
+        assert refused.status_code == 422, query
+        assert refused.json()["errors"][0]["loc"] == ["query", field]
+
+
 async def test_a_future_season_takes_effect_at_its_time(client: httpx.AsyncClient) -> None:
     """Nothing is written when it starts: a read after its start sees the reset."""
     await make_ladder(client, "future", "elo")

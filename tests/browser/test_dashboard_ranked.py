@@ -12,6 +12,9 @@ and, from 1510, a division named with markup):
   two games in it: placed; b none, c and d one: provisional, left out of the board unless asked.
   c loses 32·(1 − 1/(1 + 10^(−30.5257/400))) = 14.59 to a, d (a then higher) 13.93: Bronze by
   rating is d, c, b.
+- Zero-K decay (after 7 days, 50 points a week, at most 250): a beats b 21 days ago, a 1516.
+  Read now, a has been idle 21 days, 14 past the 7: 50·14/7 = 100 off, 1416; its page shows
+  the decayed rating, the idle days and the 1516 before decay.
 - C-Diplo circuit, best 3 of 5 (tests/api/test_seasons.py works it out): q 100, r 100, p 74,
   s 10.3333.
 """
@@ -68,6 +71,9 @@ def api(server: str) -> Iterator[httpx.Client]:
             ("g4", 4, ("a", "d")),
         ):
             _post(http, "/games", _game("ranked", game_id, days, *ranking))
+        zero_k = {"after_days": 7, "points_per_week": 50, "max_points": 250}
+        _post(http, "/ladders", {"id": "zk", "system": "elo", "params": {"decay": zero_k}})
+        _post(http, "/games", _game("zk", "z1", 21, "a", "b"))
         _post(http, "/ladders", {"id": "circ", "system": "cdiplo", "title": "Circuit"})
         _post(
             http,
@@ -136,6 +142,24 @@ def test_divisions_and_provisional_marks(page: Page, server: str, api: httpx.Cli
     assert [row[0] for row in _marks(page)] == [e["player"] for e in bronze] == ["d", "c", "b"]
     _no_markup_ran(page)
     _shot(page, "ranked-divisions")
+
+
+def test_player_page_shows_decay(page: Page, server: str, api: httpx.Client) -> None:
+    _goto(page, server, "ladders/zk/players/a", "player")
+    stats: dict[str, str | None] = dict(
+        page.eval_on_selector_all(
+            ".rating-card .stat",
+            "stats => stats.map(s => [s.querySelector('dt').textContent,"
+            " s.querySelector('dd').dataset.value ?? null])",
+        )
+    )
+    idle = api.get("/ladders/zk/players/a").json()["ratings"][0]["decay"]["idle_days"]
+    assert float(stats["Rating"] or "nan") == pytest.approx(1416.0, abs=0.01)
+    assert float(stats["Rating before decay"] or "nan") == 1516.0
+    assert float(stats["Idle"] or "nan") == pytest.approx(21.0, abs=0.01)
+    assert float(stats["Idle"] or "nan") == pytest.approx(idle, abs=0.01)
+    assert "Last played" in stats
+    _shot(page, "player-decay")
 
 
 def test_season_picker_shows_a_seasons_board(page: Page, server: str, api: httpx.Client) -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, status
+from fastapi import APIRouter, Path, Response, status
 
 from app.api.costs import charge_rerated
 from app.api.deps import DB, AppSettings, HistoryAdmin, Reader
+from app.api.query import Limit, Offset
 from app.core.logging import note
-from app.schemas.common import IDENTIFIER_PATTERN
+from app.schemas.common import DEFAULT_PAGE_SIZE, IDENTIFIER_PATTERN
 from app.schemas.seasons import SeasonChanged, SeasonIn, SeasonOut
 from app.services import seasons as service
 
@@ -17,6 +18,8 @@ router = APIRouter(tags=["seasons"])
 
 LadderId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
 SeasonId = Annotated[str, Path(pattern=IDENTIFIER_PATTERN)]
+#: The number of seasons a page of ``GET /ladders/{ladder}/seasons`` is taken from.
+TOTAL_HEADER = "X-Total-Count"
 
 
 @router.post(
@@ -36,10 +39,21 @@ def create_season(
 
 
 @router.get("/ladders/{ladder}/seasons", response_model=list[SeasonOut])
-def list_seasons(ladder: LadderId, db: DB, caller: Reader) -> list[SeasonOut]:
-    """The ladder's seasons by start, each with its end (the next one's start) and status."""
+def list_seasons(
+    ladder: LadderId,
+    db: DB,
+    caller: Reader,
+    response: Response,
+    limit: Limit = DEFAULT_PAGE_SIZE,
+    offset: Offset = 0,
+) -> list[SeasonOut]:
+    """The ladder's seasons by start, each with its end (the next one's start) and status,
+    paged as every list is (``limit``, ``offset``); the body stays the list API.md defines,
+    so their number is the ``X-Total-Count`` header (a schedule's seasons may be many)."""
     caller.check_ladder(ladder)
-    return service.list_seasons(db, ladder)
+    total, page = service.list_seasons(db, ladder, limit=limit, offset=offset)
+    response.headers[TOTAL_HEADER] = str(total)
+    return page
 
 
 @router.get("/ladders/{ladder}/seasons/{season}", response_model=SeasonOut)

@@ -54,6 +54,18 @@ export async function api(path, { method = "GET", query, body } = {}) {
   return data;
 }
 
+/** Every season of a ladder, by start: the list is paged (at most 500 a page), and a
+ * schedule's seasons may be more. */
+export async function allSeasons(ladderId) {
+  const path = `ladders/${encodeURIComponent(ladderId)}/seasons`;
+  const seasons = [];
+  for (;;) {
+    const page = await api(path, { query: { limit: 500, offset: seasons.length } });
+    seasons.push(...page);
+    if (page.length < 500) return seasons;
+  }
+}
+
 export function cached(path) {
   if (!cache.has(path)) {
     cache.set(path, api(path).catch((error) => {

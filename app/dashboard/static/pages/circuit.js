@@ -3,7 +3,7 @@
 // points in the season, as the WDD's circuits rank a year's results. The board is the API's
 // season board (GET .../leaderboard?season=ID), shown as is.
 
-import { api, ladderAndSystem } from "../api.js";
+import { allSeasons, api, ladderAndSystem } from "../api.js";
 import { field, h, numCell, numTh, playerLink, table, when } from "../dom.js";
 import { errorNotice, ladderCrumbs, ladderHeader } from "./common.js";
 import { boardSeasons, hashQuery } from "./leaderboard.js";
@@ -15,7 +15,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
   setCrumbs(ladderCrumbs(ladder, ["Circuit", null]));
   document.title = `Circuit · ${ladder.title || ladder.id} · Ratings`;
   const head = ladderHeader(ladder, system, "circuit", "Circuit standings");
-  const all = await api(`ladders/${encodeURIComponent(ladder.id)}/seasons`);
+  const all = await allSeasons(ladder.id);
   const circuits = boardSeasons(all.filter((season) => season.best_of));
   if (!circuits.length) {
     return [head, h("p", { class: "empty" },

@@ -2,7 +2,7 @@
 // Ranked play (docs/ranked.md): a season picker (a season's board, GET ...?season=), each
 // row's division badge and provisional mark, and the filters by division and provisional status.
 
-import { api, ladderAndSystem } from "../api.js";
+import { allSeasons, api, ladderAndSystem } from "../api.js";
 import { countryCell, csvText, download, field, h, numCell, numTh, playerLink, table, when } from "../dom.js";
 import { errorNotice, labels, ladderCrumbs, ladderHeader } from "./common.js";
 
@@ -72,7 +72,7 @@ export async function render({ ladder: ladderId }, { setCrumbs }) {
   // The board as of the end of a day (UTC): a ranking "for 2025" is the board as of 2025-12-31.
   const asOf = h("input", { type: "date", name: "as_of", min: "0001-01-01", max: "9999-12-31" });
   // Ranked play: the season picker and the provisional and division filters.
-  const seasons = boardSeasons(await api(`ladders/${encodeURIComponent(ladder.id)}/seasons`));
+  const seasons = boardSeasons(await allSeasons(ladder.id));
   const askedSeason = hashQuery("season");
   const season = h("select", { name: "season" },
     option("", "Now (whole ladder)", askedSeason ?? ""),

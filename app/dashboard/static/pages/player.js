@@ -37,7 +37,20 @@ function ratingCard(rating, system, names) {
         ? [stat("Games (W/D/L)", `${rating.games} (${rating.wins}/${rating.draws}/${rating.losses})`, rating.games),
           stat("Win rate", percent(rating.win_rate, 1), rating.win_rate)]
         : eventStats(rating.event_statistics ?? { events: rating.games }),
-      stat("Last played", when(rating.last_played_at))));
+      stat("Last played", when(rating.last_played_at)),
+      decayStats(rating.decay, names)));
+}
+
+/** Ranked play's decay (API.md "Ranked play"): the values above are read decayed; what decay
+ * took shows as the idle time and the values stored at the last event. */
+function decayStats(decay, names) {
+  if (!decay) return null;
+  return [
+    stat("Idle", `${num(decay.idle_days, 1)} days`, decay.idle_days),
+    stat(`${names.rating} before decay`, num(decay.rating), decay.rating),
+    isNumber(decay.deviation) ? stat(`${names.deviation} before decay`, num(decay.deviation), decay.deviation) : null,
+    isNumber(decay.ranking_value) ? stat(`${names.ranking} before decay`, num(decay.ranking_value), decay.ranking_value) : null,
+  ];
 }
 
 function eventCell(ladder, entry) {
