@@ -1,6 +1,8 @@
 """ Contains all the data models used in inputs/outputs """
 
 from .adjustment_in import AdjustmentIn
+from .audit_entry_out import AuditEntryOut
+from .audit_list import AuditList
 from .balance_in import BalanceIn
 from .balance_in_party_policy import BalanceInPartyPolicy
 from .balance_out import BalanceOut
@@ -65,6 +67,7 @@ from .leaderboard_entry import LeaderboardEntry
 from .leaderboard_out import LeaderboardOut
 from .loss_range import LossRange
 from .member_prediction import MemberPrediction
+from .merge_in import MergeIn
 from .metrics_out import MetricsOut
 from .moved_rating import MovedRating
 from .opponent_out import OpponentOut
@@ -72,6 +75,7 @@ from .opponents_out import OpponentsOut
 from .pair_prediction import PairPrediction
 from .placement_prediction import PlacementPrediction
 from .placing import Placing
+from .player_action_out import PlayerActionOut
 from .player_item import PlayerItem
 from .player_list import PlayerList
 from .player_out import PlayerOut
@@ -88,6 +92,7 @@ from .profile_in import ProfileIn
 from .profile_out import ProfileOut
 from .rating_entry import RatingEntry
 from .rating_out import RatingOut
+from .rename_in import RenameIn
 from .replay_in import ReplayIn
 from .replay_out import ReplayOut
 from .season_changed import SeasonChanged
@@ -144,6 +149,8 @@ from .what_if_out import WhatIfOut
 
 __all__ = (
     "AdjustmentIn",
+    "AuditEntryOut",
+    "AuditList",
     "BalancedSplit",
     "BalancedTeam",
     "BalanceIn",
@@ -208,6 +215,7 @@ __all__ = (
     "LeaderboardOut",
     "LossRange",
     "MemberPrediction",
+    "MergeIn",
     "MetricsOut",
     "MovedRating",
     "OpponentOut",
@@ -215,6 +223,7 @@ __all__ = (
     "PairPrediction",
     "PlacementPrediction",
     "Placing",
+    "PlayerActionOut",
     "PlayerItem",
     "PlayerList",
     "PlayerOut",
@@ -231,6 +240,7 @@ __all__ = (
     "ProfileOut",
     "RatingEntry",
     "RatingOut",
+    "RenameIn",
     "ReplayIn",
     "ReplayOut",
     "SeasonChanged",

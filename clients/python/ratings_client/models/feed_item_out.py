@@ -33,7 +33,8 @@ class FeedItemOut:
             id (str): Unique and stable: the webhook id of the item.
             ratings (list[MovedRating]):
             type_ (str): game.rated, game.corrected, game.voided, tournament.rated, tournament.corrected, tournament.voided,
-                rating.adjusted, ladder.changed, season.started, season.changed
+                rating.adjusted, ladder.changed, season.started, season.changed, fit.converged (a whole-history ladder's fit
+                converged by the background work: the ratings it moved)
      """
 
     at: datetime.datetime

@@ -1,6 +1,7 @@
 from enum import StrEnum
 
 class WebhookInTypesType0Item(StrEnum):
+    FIT_CONVERGED = "fit.converged"
     GAME_CORRECTED = "game.corrected"
     GAME_RATED = "game.rated"
     GAME_VOIDED = "game.voided"

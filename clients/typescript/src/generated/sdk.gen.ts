@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AdjustPlayerData, AdjustPlayerErrors, AdjustPlayerResponses, BalanceTeamsData, BalanceTeamsErrors, BalanceTeamsResponses, CorrectGameData, CorrectGameErrors, CorrectGameResponses, CorrectTournamentData, CorrectTournamentErrors, CorrectTournamentResponses, CreateGameData, CreateGameErrors, CreateGameResponses, CreateGamesBatchData, CreateGamesBatchErrors, CreateGamesBatchResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateLadderData, CreateLadderErrors, CreateLadderResponses, CreateSeasonData, CreateSeasonErrors, CreateSeasonResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, CreateTournamentsBatchData, CreateTournamentsBatchErrors, CreateTournamentsBatchResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteLadderData, DeleteLadderErrors, DeleteLadderResponses, DeleteSeasonData, DeleteSeasonErrors, DeleteSeasonResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EvaluateLadderData, EvaluateLadderErrors, EvaluateLadderResponses, GetCurveData, GetCurveErrors, GetCurveResponses, GetFeedData, GetFeedErrors, GetFeedResponses, GetGameData, GetGameErrors, GetGameResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetLadderData, GetLadderErrors, GetLadderResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMetricsData, GetMetricsErrors, GetMetricsResponses, GetOpponentsData, GetOpponentsErrors, GetOpponentsResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetProfileData, GetProfileErrors, GetProfileResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSeasonData, GetSeasonErrors, GetSeasonResponses, GetSystemData, GetSystemErrors, GetSystemResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetTournamentStandingsData, GetTournamentStandingsErrors, GetTournamentStandingsResponses, GetTournamentTeamsData, GetTournamentTeamsErrors, GetTournamentTeamsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListLaddersData, ListLaddersErrors, ListLaddersResponses, ListPlayersData, ListPlayersErrors, ListPlayersResponses, ListSeasonsData, ListSeasonsErrors, ListSeasonsResponses, ListSystemsData, ListSystemsErrors, ListSystemsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PredictData, PredictErrors, PredictResponses, ReplaceSeasonData, ReplaceSeasonErrors, ReplaceSeasonResponses, ReplayWebhookData, ReplayWebhookErrors, ReplayWebhookResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SetProfileData, SetProfileErrors, SetProfileResponses, SetTournamentTeamsData, SetTournamentTeamsErrors, SetTournamentTeamsResponses, TuneLadderData, TuneLadderErrors, TuneLadderResponses, UpdateLadderData, UpdateLadderErrors, UpdateLadderResponses, VoidGameData, VoidGameErrors, VoidGameResponses, VoidTournamentData, VoidTournamentErrors, VoidTournamentResponses, WhatIfData, WhatIfErrors, WhatIfResponses } from './types.gen.js';
+import type { AdjustPlayerData, AdjustPlayerErrors, AdjustPlayerResponses, BalanceTeamsData, BalanceTeamsErrors, BalanceTeamsResponses, CorrectGameData, CorrectGameErrors, CorrectGameResponses, CorrectTournamentData, CorrectTournamentErrors, CorrectTournamentResponses, CreateGameData, CreateGameErrors, CreateGameResponses, CreateGamesBatchData, CreateGamesBatchErrors, CreateGamesBatchResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateLadderData, CreateLadderErrors, CreateLadderResponses, CreateSeasonData, CreateSeasonErrors, CreateSeasonResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, CreateTournamentsBatchData, CreateTournamentsBatchErrors, CreateTournamentsBatchResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteLadderData, DeleteLadderErrors, DeleteLadderResponses, DeleteSeasonData, DeleteSeasonErrors, DeleteSeasonResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, ErasePlayerData, ErasePlayerErrors, ErasePlayerResponses, EvaluateLadderData, EvaluateLadderErrors, EvaluateLadderResponses, GetCurveData, GetCurveErrors, GetCurveResponses, GetFeedData, GetFeedErrors, GetFeedResponses, GetGameData, GetGameErrors, GetGameResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetLadderData, GetLadderErrors, GetLadderResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMetricsData, GetMetricsErrors, GetMetricsResponses, GetOpponentsData, GetOpponentsErrors, GetOpponentsResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetProfileData, GetProfileErrors, GetProfileResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSeasonData, GetSeasonErrors, GetSeasonResponses, GetSystemData, GetSystemErrors, GetSystemResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetTournamentStandingsData, GetTournamentStandingsErrors, GetTournamentStandingsResponses, GetTournamentTeamsData, GetTournamentTeamsErrors, GetTournamentTeamsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAuditData, ListAuditErrors, ListAuditResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListLaddersData, ListLaddersErrors, ListLaddersResponses, ListPlayersData, ListPlayersErrors, ListPlayersResponses, ListSeasonsData, ListSeasonsErrors, ListSeasonsResponses, ListSystemsData, ListSystemsErrors, ListSystemsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MergePlayerData, MergePlayerErrors, MergePlayerResponses, PredictData, PredictErrors, PredictResponses, RenamePlayerData, RenamePlayerErrors, RenamePlayerResponses, ReplaceSeasonData, ReplaceSeasonErrors, ReplaceSeasonResponses, ReplayWebhookData, ReplayWebhookErrors, ReplayWebhookResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SetProfileData, SetProfileErrors, SetProfileResponses, SetTournamentTeamsData, SetTournamentTeamsErrors, SetTournamentTeamsResponses, TuneLadderData, TuneLadderErrors, TuneLadderResponses, UpdateLadderData, UpdateLadderErrors, UpdateLadderResponses, VoidGameData, VoidGameErrors, VoidGameResponses, VoidTournamentData, VoidTournamentErrors, VoidTournamentResponses, WhatIfData, WhatIfErrors, WhatIfResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -17,6 +17,18 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
      */
     meta?: Record<string, unknown>;
 };
+
+/**
+ * List Audit
+ *
+ * The audit log of renames, merges and erasures, newest first (admin token only). An
+ * erasure's entry names only the pseudonym.
+ */
+export const listAudit = <ThrowOnError extends boolean = false>(options?: Options<ListAuditData, ThrowOnError>) => (options?.client ?? client).get<ListAuditResponses, ListAuditErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/audit',
+    ...options
+});
 
 /**
  * Create Game
@@ -357,7 +369,9 @@ export const getOpponents = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * List Seasons
  *
- * The ladder's seasons by start, each with its end (the next one's start) and status.
+ * The ladder's seasons by start, each with its end (the next one's start) and status,
+ * paged as every list is (``limit``, ``offset``); the body stays the list API.md defines,
+ * so their number is the ``X-Total-Count`` header (a schedule's seasons may be many).
  */
 export const listSeasons = <ThrowOnError extends boolean = false>(options: Options<ListSeasonsData, ThrowOnError>) => (options.client ?? client).get<ListSeasonsResponses, ListSeasonsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -552,6 +566,20 @@ export const whatIf = <ThrowOnError extends boolean = false>(options: Options<Wh
 export const getMetrics = <ThrowOnError extends boolean = false>(options?: Options<GetMetricsData, ThrowOnError>) => (options?.client ?? client).get<GetMetricsResponses, GetMetricsErrors, ThrowOnError>({ url: '/metrics', ...options });
 
 /**
+ * Erase Player
+ *
+ * Erasure: the player's id is replaced everywhere by a pseudonym (the answer's
+ * ``player``), its profile removed; every rating stays as it is and the id is free again.
+ * The request's log line shows the route, not the id. Admin token, or a ``ladders:admin``
+ * key of the community not limited to ladders; audited.
+ */
+export const erasePlayer = <ThrowOnError extends boolean = false>(options: Options<ErasePlayerData, ThrowOnError>) => (options.client ?? client).delete<ErasePlayerResponses, ErasePlayerErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/players/{player}',
+    ...options
+});
+
+/**
  * Get Profile
  *
  * The player's profile in ``community`` and its ratings in every ladder of it the caller
@@ -574,6 +602,42 @@ export const getProfile = <ThrowOnError extends boolean = false>(options: Option
 export const setProfile = <ThrowOnError extends boolean = false>(options: Options<SetProfileData, ThrowOnError>) => (options.client ?? client).put<SetProfileResponses, SetProfileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/players/{player}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Merge Player
+ *
+ * The player's results become ``into``'s, and every ladder where it played is
+ * recomputed from its first result there. 409 naming a game or tournament both played;
+ * 404 for an unknown ``into``. Admin token, or a ``ladders:admin`` key of the community not
+ * limited to ladders; audited.
+ */
+export const mergePlayer = <ThrowOnError extends boolean = false>(options: Options<MergePlayerData, ThrowOnError>) => (options.client ?? client).post<MergePlayerResponses, MergePlayerErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/players/{player}/merge',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Rename Player
+ *
+ * The player's id becomes ``to`` in every ladder of ``community``: results, ratings and
+ * profile kept (409 if the community has ``to`` already). A result sent before the rename
+ * and sent again as it was is still the same result (docs/players-data.md). Admin token,
+ * or a ``ladders:admin`` key of the community not limited to ladders; audited.
+ */
+export const renamePlayer = <ThrowOnError extends boolean = false>(options: Options<RenamePlayerData, ThrowOnError>) => (options.client ?? client).post<RenamePlayerResponses, RenamePlayerErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/players/{player}/rename',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -35,6 +35,54 @@ export type AdjustmentIn = {
 };
 
 /**
+ * AuditEntryOut
+ */
+export type AuditEntryOut = {
+    /**
+     * Action
+     */
+    action: string;
+    /**
+     * Actor
+     */
+    actor: string;
+    /**
+     * At
+     */
+    at: string;
+    /**
+     * Community
+     */
+    community: string;
+    /**
+     * Id
+     */
+    id: number;
+    /**
+     * Ladders
+     */
+    ladders: Array<string>;
+    /**
+     * Players
+     */
+    players: Array<string>;
+};
+
+/**
+ * AuditList
+ */
+export type AuditList = {
+    /**
+     * Entries
+     */
+    entries: Array<AuditEntryOut>;
+    /**
+     * Total
+     */
+    total: number;
+};
+
+/**
  * BalanceIn
  *
  * Players to split into ``teams`` sides, each party (players who queue together) kept
@@ -610,7 +658,7 @@ export type FeedItemOut = {
     /**
      * Type
      *
-     * game.rated, game.corrected, game.voided, tournament.rated, tournament.corrected, tournament.voided, rating.adjusted, ladder.changed, season.started, season.changed
+     * game.rated, game.corrected, game.voided, tournament.rated, tournament.corrected, tournament.voided, rating.adjusted, ladder.changed, season.started, season.changed, fit.converged (a whole-history ladder's fit converged by the background work: the ratings it moved)
      */
     type: string;
 };
@@ -1533,6 +1581,16 @@ export type MemberPrediction = {
 };
 
 /**
+ * MergeIn
+ */
+export type MergeIn = {
+    /**
+     * Into
+     */
+    into: string;
+};
+
+/**
  * MetricsOut
  */
 export type MetricsOut = {
@@ -1716,6 +1774,28 @@ export type Placing = {
      * Rating
      */
     rating: number;
+};
+
+/**
+ * PlayerActionOut
+ */
+export type PlayerActionOut = {
+    /**
+     * Action
+     */
+    action: string;
+    /**
+     * Community
+     */
+    community: string;
+    /**
+     * Ladders
+     */
+    ladders: Array<string>;
+    /**
+     * Player
+     */
+    player: string;
 };
 
 /**
@@ -2184,6 +2264,16 @@ export type RatingOut = {
      * Wins
      */
     wins: number;
+};
+
+/**
+ * RenameIn
+ */
+export type RenameIn = {
+    /**
+     * To
+     */
+    to: string;
 };
 
 /**
@@ -2933,7 +3023,7 @@ export type WebhookIn = {
      *
      * The item types it hears of (default: all).
      */
-    types?: Array<'game.rated' | 'game.corrected' | 'game.voided' | 'tournament.rated' | 'tournament.corrected' | 'tournament.voided' | 'rating.adjusted' | 'ladder.changed' | 'season.started' | 'season.changed'> | null;
+    types?: Array<'game.rated' | 'game.corrected' | 'game.voided' | 'tournament.rated' | 'tournament.corrected' | 'tournament.voided' | 'rating.adjusted' | 'ladder.changed' | 'season.started' | 'season.changed' | 'fit.converged'> | null;
     /**
      * Url
      *
@@ -3059,6 +3149,78 @@ export type WhatIfOut = {
     ladder: string;
     proposed: Configuration;
 };
+
+export type ListAuditData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Community
+         *
+         * Only this community's entries.
+         */
+        community?: string | null;
+        /**
+         * Limit
+         *
+         * Entries per page (at most 500).
+         */
+        limit?: number;
+        /**
+         * Offset
+         *
+         * Entries to skip.
+         */
+        offset?: number;
+    };
+    url: '/audit';
+};
+
+export type ListAuditErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type ListAuditError = ListAuditErrors[keyof ListAuditErrors];
+
+export type ListAuditResponses = {
+    /**
+     * Successful Response
+     */
+    200: AuditList;
+};
+
+export type ListAuditResponse = ListAuditResponses[keyof ListAuditResponses];
 
 export type CreateGameData = {
     body: GameIn;
@@ -4756,7 +4918,20 @@ export type ListSeasonsData = {
          */
         ladder: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Limit
+         *
+         * Entries per page (at most 500).
+         */
+        limit?: number;
+        /**
+         * Offset
+         *
+         * Entries to skip.
+         */
+        offset?: number;
+    };
     url: '/ladders/{ladder}/seasons';
 };
 
@@ -5684,6 +5859,71 @@ export type GetMetricsResponses = {
 
 export type GetMetricsResponse = GetMetricsResponses[keyof GetMetricsResponses];
 
+export type ErasePlayerData = {
+    body?: never;
+    path: {
+        /**
+         * Player
+         */
+        player: string;
+    };
+    query?: {
+        /**
+         * Community
+         *
+         * The community whose player this is (API.md "Communities").
+         */
+        community?: string;
+    };
+    url: '/players/{player}';
+};
+
+export type ErasePlayerErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type ErasePlayerError = ErasePlayerErrors[keyof ErasePlayerErrors];
+
+export type ErasePlayerResponses = {
+    /**
+     * Successful Response
+     */
+    200: PlayerActionOut;
+};
+
+export type ErasePlayerResponse = ErasePlayerResponses[keyof ErasePlayerResponses];
+
 export type GetProfileData = {
     body?: never;
     path: {
@@ -5813,6 +6053,136 @@ export type SetProfileResponses = {
 };
 
 export type SetProfileResponse = SetProfileResponses[keyof SetProfileResponses];
+
+export type MergePlayerData = {
+    body: MergeIn;
+    path: {
+        /**
+         * Player
+         */
+        player: string;
+    };
+    query?: {
+        /**
+         * Community
+         *
+         * The community whose player this is (API.md "Communities").
+         */
+        community?: string;
+    };
+    url: '/players/{player}/merge';
+};
+
+export type MergePlayerErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type MergePlayerError = MergePlayerErrors[keyof MergePlayerErrors];
+
+export type MergePlayerResponses = {
+    /**
+     * Successful Response
+     */
+    200: PlayerActionOut;
+};
+
+export type MergePlayerResponse = MergePlayerResponses[keyof MergePlayerResponses];
+
+export type RenamePlayerData = {
+    body: RenameIn;
+    path: {
+        /**
+         * Player
+         */
+        player: string;
+    };
+    query?: {
+        /**
+         * Community
+         *
+         * The community whose player this is (API.md "Communities").
+         */
+        community?: string;
+    };
+    url: '/players/{player}/rename';
+};
+
+export type RenamePlayerErrors = {
+    /**
+     * No valid bearer token
+     */
+    401: Problem;
+    /**
+     * The token lacks the scope
+     */
+    403: Problem;
+    /**
+     * Not found (or not visible to this key)
+     */
+    404: Problem;
+    /**
+     * Conflicts with what is stored
+     */
+    409: Problem;
+    /**
+     * Request body too large
+     */
+    413: Problem;
+    /**
+     * Invalid request: errors name each field and rule
+     */
+    422: Problem;
+    /**
+     * Rate limit reached; see Retry-After
+     */
+    429: Problem;
+    /**
+     * Database unavailable; see Retry-After
+     */
+    503: Problem;
+};
+
+export type RenamePlayerError = RenamePlayerErrors[keyof RenamePlayerErrors];
+
+export type RenamePlayerResponses = {
+    /**
+     * Successful Response
+     */
+    200: PlayerActionOut;
+};
+
+export type RenamePlayerResponse = RenamePlayerResponses[keyof RenamePlayerResponses];
 
 export type PredictData = {
     body: PredictionIn;

@@ -10,23 +10,36 @@ from ... import errors
 
 from ...models.problem import Problem
 from ...models.season_out import SeasonOut
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     ladder: str,
+    *,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
 ) -> dict[str, Any]:
     
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/ladders/{ladder}/seasons".format(ladder=quote(str(ladder), safe=""),),
+        "params": params,
     }
 
 
@@ -122,14 +135,20 @@ def sync_detailed(
     ladder: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
 ) -> Response[Problem | list[SeasonOut]]:
     """ List Seasons
 
-     The ladder's seasons by start, each with its end (the next one's start) and status.
+     The ladder's seasons by start, each with its end (the next one's start) and status,
+    paged as every list is (``limit``, ``offset``); the body stays the list API.md defines,
+    so their number is the ``X-Total-Count`` header (a schedule's seasons may be many).
 
     Args:
         ladder (str):
+        limit (int | Unset): Entries per page (at most 500). Default: 50.
+        offset (int | Unset): Entries to skip. Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,6 +161,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         ladder=ladder,
+limit=limit,
+offset=offset,
 
     )
 
@@ -155,14 +176,20 @@ def sync(
     ladder: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
 ) -> Problem | list[SeasonOut] | None:
     """ List Seasons
 
-     The ladder's seasons by start, each with its end (the next one's start) and status.
+     The ladder's seasons by start, each with its end (the next one's start) and status,
+    paged as every list is (``limit``, ``offset``); the body stays the list API.md defines,
+    so their number is the ``X-Total-Count`` header (a schedule's seasons may be many).
 
     Args:
         ladder (str):
+        limit (int | Unset): Entries per page (at most 500). Default: 50.
+        offset (int | Unset): Entries to skip. Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,6 +203,8 @@ def sync(
     return sync_detailed(
         ladder=ladder,
 client=client,
+limit=limit,
+offset=offset,
 
     ).parsed
 
@@ -183,14 +212,20 @@ async def asyncio_detailed(
     ladder: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
 ) -> Response[Problem | list[SeasonOut]]:
     """ List Seasons
 
-     The ladder's seasons by start, each with its end (the next one's start) and status.
+     The ladder's seasons by start, each with its end (the next one's start) and status,
+    paged as every list is (``limit``, ``offset``); the body stays the list API.md defines,
+    so their number is the ``X-Total-Count`` header (a schedule's seasons may be many).
 
     Args:
         ladder (str):
+        limit (int | Unset): Entries per page (at most 500). Default: 50.
+        offset (int | Unset): Entries to skip. Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -203,6 +238,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         ladder=ladder,
+limit=limit,
+offset=offset,
 
     )
 
@@ -216,14 +253,20 @@ async def asyncio(
     ladder: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
 ) -> Problem | list[SeasonOut] | None:
     """ List Seasons
 
-     The ladder's seasons by start, each with its end (the next one's start) and status.
+     The ladder's seasons by start, each with its end (the next one's start) and status,
+    paged as every list is (``limit``, ``offset``); the body stays the list API.md defines,
+    so their number is the ``X-Total-Count`` header (a schedule's seasons may be many).
 
     Args:
         ladder (str):
+        limit (int | Unset): Entries per page (at most 500). Default: 50.
+        offset (int | Unset): Entries to skip. Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -237,5 +280,7 @@ async def asyncio(
     return (await asyncio_detailed(
         ladder=ladder,
 client=client,
+limit=limit,
+offset=offset,
 
     )).parsed
