@@ -18,8 +18,8 @@ from app.engine.registry import SYSTEMS
 from app.repositories.fits import FitRepository
 from app.schemas.events import GameIn
 from app.services import convergence, players_data
-from app.services.auth import ADMIN
 from app.services import events as event_service
+from app.services.auth import ADMIN
 from app.services.convergence import Converger
 from app.services.events import new_game_event
 from app.services.runtime import now
@@ -138,7 +138,8 @@ async def test_an_erasure_during_the_unlocked_fit_is_not_undone(
     assert convergence.converge(database, "w")
     board = (await client.get("/ladders/w/leaderboard", params={"limit": 100})).json()
     players = {entry["player"] for entry in board["entries"]}
-    assert "b" not in players and len(players) == 3
+    assert "b" not in players
+    assert len(players) == 3
 
     def fit_players(session: Session) -> set[str]:
         return {row.player for row in FitRepository(session).players("w")}
