@@ -338,14 +338,23 @@ class PlayerDataRepository:
         self.session.flush()
 
     def rewrite_audit(self, community: str, old: str, new: str) -> None:
-        """An erased id leaves the community's audit entries too."""
-        self._json(
-            AuditEntry.players,
-            [community],
-            old,
-            lambda players, _: [new if p == old else p for p in players],
-            ladder=AuditEntry.community,
-        )
+        """An erased id leaves the community's audit entries, and so do the ids the player had
+        before: walking back from the newest entry, a rename to a name of the player, or a
+        merge into one, makes its other id a name of the player too (each is personal data
+        of the erased player; a name another player holds later is left in that one's
+        entries)."""
+        names = {old}
+        entries = self.session.scalars(
+            select(AuditEntry)
+            .where(AuditEntry.community == community)
+            .order_by(AuditEntry.id.desc())
+        ).all()
+        for entry in entries:
+            players = list(entry.players)
+            if entry.action in ("rename", "merge") and len(players) == 2 and players[1] in names:
+                names.add(players[0])
+            if any(p in names for p in players):
+                entry.players = [new if p in names else p for p in players]
 
     def audit_page(
         self, community: str | None, limit: int, offset: int

@@ -306,6 +306,10 @@ def rows(
                         )
                 elif table.name == "events":
                     row.pop("body_hash")  # an erasure's rehash: checked by the fresh ladder
+                elif table.name == "ladder_fits":
+                    # Stamped anew by a rename, so that the converger does not serve a fit
+                    # it made before it (tests/api/test_whole_history_convergence.py).
+                    row.pop("at")
             found[table.name] = listed
     return found
 
