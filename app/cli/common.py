@@ -7,18 +7,19 @@ import argparse
 import functools
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core.settings import get_settings
 
 if TYPE_CHECKING:
-    from typing import TypeAlias
-
     from app.core.database import Database
 
-    #: What each module's ``register`` adds its subcommands to (``add_subparsers``; generic
-    #: only to the type checker).
-    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+
+class Commands(Protocol):
+    """What each module's ``register`` adds its subcommands to: what ``add_subparsers``
+    returns, by the one method used (its class is private to argparse)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
 
 
 def open_database() -> Database:
