@@ -33,17 +33,6 @@ class FitRepository:
             )
         )
 
-    def curves_named(self, ladder_id: str, players: Collection[str]) -> list[tuple[str, Any]]:
-        """(player, curve) of these players: their curves without their (larger) state."""
-        if not players:
-            return []
-        rows = self.session.execute(
-            select(PlayerFit.player, PlayerFit.curve).where(
-                PlayerFit.ladder_id == ladder_id, PlayerFit.player.in_(sorted(players))
-            )
-        )
-        return [(player, curve) for player, curve in rows]
-
     def put_players(self, ladder_id: str, players: Sequence[Mapping[str, Any]]) -> None:
         """Store these players' parts of the fit in place of their previous ones (``players``:
         player, curve, state); the other players' are kept."""

@@ -88,7 +88,7 @@ def load_fit(session: Session, ladder_id: str) -> Fit | None:
     curves: dict[PlayerKey, tuple[CurvePoint, ...]] = {}
     players: dict[str, Any] = {}
     for row in repo.players(ladder_id):
-        curves[PlayerKey(row.player)] = _curve_of(row.curve)
+        curves[PlayerKey(row.player)] = _curve_of(row)
         players[row.player] = row.state
     return Fit(
         curves=curves,
@@ -99,8 +99,8 @@ def load_fit(session: Session, ladder_id: str) -> Fit | None:
     )
 
 
-def _curve_of(curve: Any) -> tuple[CurvePoint, ...]:
-    return tuple(CurvePoint(date.fromordinal(int(d)), float(r), float(s)) for d, r, s in curve)
+def _curve_of(row: Any) -> tuple[CurvePoint, ...]:
+    return tuple(CurvePoint(date.fromordinal(int(d)), float(r), float(s)) for d, r, s in row.curve)
 
 
 def _curve_json(curve: Sequence[CurvePoint]) -> list[list[Any]]:
@@ -128,21 +128,14 @@ def extend_fit(
         return None
     curves: dict[PlayerKey, tuple[CurvePoint, ...]] = {}
     players: dict[str, Any] = {}
-    loaded: set[str] = set()  # curve and state
-    only_curves: set[str] = set()
+    loaded: set[str] = set()
 
     def load(names: set[str]) -> None:
         wanted = names - loaded
         for row in repo.players_named(ladder_id, wanted):
-            curves[PlayerKey(row.player)] = _curve_of(row.curve)
+            curves[PlayerKey(row.player)] = _curve_of(row)
             players[row.player] = row.state
         loaded.update(wanted)
-
-    def load_curves(names: set[str]) -> None:
-        wanted = names - loaded - only_curves
-        for player, curve in repo.curves_named(ladder_id, wanted):
-            curves[PlayerKey(player)] = _curve_of(curve)
-        only_curves.update(wanted)
 
     step = 0.0
     moved: set[str] = set()
@@ -151,7 +144,7 @@ def extend_fit(
         names = {p.player for p in game.participants}
         load(names)
         fit = Fit(curves, False, 0, 0.0, {**head.state, "players": players})
-        load_curves({key.player for key in rater.add_game_reads(fit, game)})
+        load({key.player for key in rater.add_game_reads(fit, game)})
         with engine_refusals(), arithmetic_refused(PLAYERS):
             fit = rater.add_game(fit, game)
         curves.update(fit.curves)
