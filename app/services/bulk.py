@@ -308,7 +308,8 @@ def _conflicts(db: Database, ladder_id: str, items: list[tuple[int, NewEvent]]) 
         return [
             FieldError(
                 (number, "id"),
-                f"{item.kind} {item.external_id!r} is already stored with a different body",
+                f"{item.kind} {item.external_id!r} is already stored with a different body"
+                " (import with --update to apply it as a correction)",
             )
             for number, item in items
             if item.external_id is not None

@@ -226,7 +226,9 @@ async def test_update_applies_corrections_and_says_what_changed(
     # Without --update a changed result is refused, naming its line, and nothing changes.
     before = await ratings(client, "season")
     assert run_cli(monkeypatch, database, "import", str(second), "--ladder", "season") == 1
-    assert "already stored with a different body" in capsys.readouterr().err
+    refused = capsys.readouterr().err
+    assert "already stored with a different body" in refused
+    assert "--update" in refused  # the way out, named where the keeper meets the refusal
     assert await ratings(client, "season") == before
     code = run_cli(monkeypatch, database, "import", str(second), "--ladder", "season", "--update")
     assert code == 0
