@@ -71,14 +71,17 @@ def places(games: int, samples: int) -> list[tuple[str, int]]:
 
 def late_body(games: list[dict[str, Any]], index: int) -> dict[str, Any]:
     at = datetime.fromisoformat(games[index]["played_at"]) - BEFORE_NEXT
+    first = games[index]["players"][0]["player"]
+    # The next game's first player who is not the first: on a few hot players the next
+    # game often starts with the same one, and a game against oneself is a 422.
+    second = next(
+        p["player"] for g in games[index + 1 :] for p in g["players"] if p["player"] != first
+    )
     return {
         "ladder": LADDER,
         "id": f"late-{index}",
         "played_at": at.isoformat(),
-        "players": [
-            {"player": games[index]["players"][0]["player"], "rank": 1},
-            {"player": games[index + 1]["players"][0]["player"], "rank": 2},
-        ],
+        "players": [{"player": first, "rank": 1}, {"player": second, "rank": 2}],
     }
 
 
