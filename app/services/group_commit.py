@@ -13,7 +13,10 @@ Nothing is acknowledged before its commit: a waiter learns its result only after
 
 Late games, handed back by a group, queue again, per ladder (:class:`LateCommitters`): those
 that arrive while a recomputation runs are recorded together by the next, one recomputation
-from the earliest instead of one each.
+from the earliest instead of one each. So do the games handed back because their ladder or
+one of their rows was busy: on a hot ladder that is a late game's recomputation, and on their
+own they would each wait for it and then, late too, each recompute alone, one after another
+behind the ladder's lock.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ log = logging.getLogger(__name__)
 
 #: A writer thread with nothing to do for this long exits (a new one starts on demand).
 IDLE_SECONDS = 5.0
+
+#: Why a game handed back by a group queues on its ladder's :class:`LateCommitters`.
+QUEUED = frozenset({Why.LATE, Why.LADDER_BUSY, Why.ROW_HELD})
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,9 +165,9 @@ def record_group(
 
 
 class LateCommitters:
-    """Late games queue per ladder (:func:`record_late_group`): one ladder's long
-    recomputation never holds up another's, and each ladder's late games that arrive while
-    one runs are recorded together by the next."""
+    """Late games (and those :data:`QUEUED` with them) queue per ladder
+    (:func:`record_late_group`): one ladder's long recomputation never holds up another's,
+    and each ladder's games that arrive while one runs are recorded together by the next."""
 
     def __init__(self, db: Database, max_group: int) -> None:
         self.db = db
@@ -181,9 +187,9 @@ class LateCommitters:
 def record_late_group(
     db: Database, ladder_id: str, items: Sequence[NewEvent], callers: Sequence[Caller]
 ) -> list[Appended]:
-    """One unit of work for late games of one ladder (:func:`history.record_late`), waiting
-    for the ladder like a late game on its own. A caller refused gets its refusal; what
-    cannot go with the others goes on its own (:class:`Deferred`)."""
+    """One unit of work for the games of one ladder that queued (:func:`history.record_late`),
+    waiting for the ladder and their rows like a game on its own. A caller refused gets its
+    refusal; what cannot go with the others goes on its own (:class:`Deferred`)."""
 
     def work(unit: UnitOfWork) -> list[Appended]:
         admitted = unit.admission.admit(callers, ladder_id)
@@ -201,6 +207,9 @@ def record_late_group(
         done = record_late(write, [items[i] for i in taken])
         for index, result in zip(taken, done, strict=True):
             results[index] = result
+            if isinstance(result, Created):  # extended history: its own moves
+                ref = (items[index].kind, items[index].external_id or "")
+                write.publish(feed.GAME_RATED, ref, write.moved_by_event[result.seq])
         recorded = [(i, d) for i, d in zip(taken, done, strict=True) if isinstance(d, Recomputed)]
         # One feed item per game, each its own request's: every one names its own players'
         # moves, and the last also every other rating the shared recomputation moved.
