@@ -22,6 +22,8 @@ behind the ladder's lock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import threading
 from collections import deque
@@ -35,7 +37,15 @@ from app.core.shutdown import CURRENT, Fanout, InFlight
 from app.services import feed
 from app.services.auth import ADMIN, Caller
 from app.services.history import Appended, NewEvent, append_group, record_late
-from app.services.unit_of_work import Created, Deferred, Recomputed, UnitOfWork, Why, run_write
+from app.services.unit_of_work import (
+    Created,
+    Deferred,
+    Lock,
+    Recomputed,
+    UnitOfWork,
+    Why,
+    run_write,
+)
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +66,15 @@ class _Waiter:
     request: InFlight | None
 
 
+#: Takes the games of the ladder being recorded that queued since its group was taken (at
+#: most up to the group's limit), which the caller then answers with the group.
+More = Callable[[], list[tuple[NewEvent, Caller]]]
+
 #: How a committer records one ladder's share of what it took: ``record_group`` or
 #: ``record_late_group``.
-Recorder = Callable[[Database, str, Sequence[NewEvent], Sequence[Caller]], list[Appended]]
+Recorder = Callable[
+    [Database, str, Sequence[NewEvent], Sequence[Caller], More | None], list[Appended]
+]
 
 
 class GroupCommitter:
@@ -109,10 +125,15 @@ class GroupCommitter:
             results: Sequence[Appended | BaseException]
             # The commit writes for every waiter: none of them may be answered 503 at
             # shutdown once it has (a deferred one is refused its own commit then).
-            token = CURRENT.set(Fanout(w.request for w in waiters))
+            fanout = Fanout(w.request for w in waiters)
+            token = CURRENT.set(fanout)
             try:
                 results = self.record(
-                    self.db, ladder_id, [w.new for w in waiters], [w.caller for w in waiters]
+                    self.db,
+                    ladder_id,
+                    [w.new for w in waiters],
+                    [w.caller for w in waiters],
+                    functools.partial(self._more, ladder_id, waiters, fanout),
                 )
             except Exception as exc:  # every waiter of the group learns the failure
                 results = [exc] * len(waiters)
@@ -120,16 +141,31 @@ class GroupCommitter:
                 CURRENT.reset(token)
             _settle_soon(list(zip(waiters, results, strict=True)))
 
+    def _more(
+        self, ladder_id: str, waiters: list[_Waiter], fanout: Fanout
+    ) -> list[tuple[NewEvent, Caller]]:
+        """:data:`More` for the group of ``waiters``: they and ``fanout`` take the drawn."""
+        with self._wake:
+            room = self.max_group - len(waiters)
+            drawn = [w for w in self._queue if w.new.ladder_id == ladder_id][: max(room, 0)]
+            for waiter in drawn:
+                self._queue.remove(waiter)
+        waiters.extend(drawn)
+        fanout.requests.extend(w.request for w in drawn if w.request is not None)
+        return [(w.new, w.caller) for w in drawn]
+
 
 def record_group(
     db: Database,
     ladder_id: str,
     items: Sequence[NewEvent],
     callers: Sequence[Caller] | None = None,
+    _more: More | None = None,
 ) -> list[Appended]:
     """One unit of work for ``items`` (a race lost to another replica runs it again, and the
     ids it stored are then handed back as repeats). ``callers``: who sent each (the admin
-    where not given); a caller refused (401, 403, 404, 429) gets its refusal."""
+    where not given); a caller refused (401, 403, 404, 429) gets its refusal. It never
+    waits, so it takes no more (``_more``)."""
     callers = list(callers) if callers is not None else [ADMIN] * len(items)
 
     def work(unit: UnitOfWork) -> list[Appended]:
@@ -185,13 +221,28 @@ class LateCommitters:
 
 
 def record_late_group(
-    db: Database, ladder_id: str, items: Sequence[NewEvent], callers: Sequence[Caller]
+    db: Database,
+    ladder_id: str,
+    items: Sequence[NewEvent],
+    callers: Sequence[Caller],
+    more: More | None = None,
 ) -> list[Appended]:
     """One unit of work for the games of one ladder that queued (:func:`history.record_late`),
     waiting for the ladder and their rows like a game on its own. A caller refused gets its
-    refusal; what cannot go with the others goes on its own (:class:`Deferred`)."""
+    refusal; what cannot go with the others goes on its own (:class:`Deferred`). The results
+    answer ``items`` and then what ``more`` gave."""
+    items, callers = list(items), list(callers)
 
     def work(unit: UnitOfWork) -> list[Appended]:
+        if unit.lock is Lock.EXCLUSIVE and more is not None:
+            # Escalated (another writer, e.g. another server's late games, held the cone):
+            # this attempt waits for the whole ladder, and the games that queued meanwhile
+            # (on a hot ladder, of the same cone) go in its one recomputation, not the next.
+            with contextlib.suppress(NotFound, Conflict):  # answered below, per game
+                unit.ladder(ladder_id)
+            for new, caller in more():
+                items.append(new)
+                callers.append(caller)
         admitted = unit.admission.admit(callers, ladder_id)
         results: list[Appended] = [
             refusal if isinstance(refusal, DomainError) else Deferred(Why.LADDER_BUSY)
