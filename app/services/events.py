@@ -31,7 +31,7 @@ from app.services.conversion import (
     tournament_time,
     tournament_to_engine,
 )
-from app.services.group_commit import GroupCommitter, LateCommitters
+from app.services.group_commit import QUEUED, GroupCommitter, LateCommitters
 from app.services.history import NewEvent, record, rerate, states_as_of, validate
 from app.services.runtime import (
     Runtime,
@@ -50,7 +50,6 @@ from app.services.unit_of_work import (
     Lock,
     Recomputed,
     UnitOfWork,
-    Why,
     run_write,
 )
 
@@ -375,15 +374,17 @@ async def submit_game_grouped(
 ) -> Submitted:
     """POST /games under load: recorded together with the games arriving beside it.
 
-    A late game the group hands back queues on ``late``, to be recorded with the late games
-    of its ladder that arrive meanwhile (one recomputation for all). What else is handed
-    back (a repeated id, a ladder-wide system, ...) is recorded on its own, in a worker
-    thread, starting where the group found it must
+    A game the group hands back late, or because its ladder or one of its rows was busy (on
+    a hot ladder: behind a late game's recomputation), queues on ``late``, to be recorded
+    with the others of its ladder that arrive meanwhile (one recomputation for all, where
+    one is late), not each waiting for the ladder and recomputing on its own. What else is
+    handed back (a repeated id, a ladder-wide system, ...) is recorded on its own, in a
+    worker thread, starting where the group found it must
     (:class:`~app.services.unit_of_work.Deferred`).
     """
     new = new_game_event(body)
     recorded = await committer.submit(new, caller)
-    if isinstance(recorded, Deferred) and recorded.why is Why.LATE:
+    if isinstance(recorded, Deferred) and recorded.why in QUEUED:
         recorded = await late.submit(new, caller)
     if isinstance(recorded, DomainError):
         raise recorded

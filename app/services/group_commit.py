@@ -13,12 +13,17 @@ Nothing is acknowledged before its commit: a waiter learns its result only after
 
 Late games, handed back by a group, queue again, per ladder (:class:`LateCommitters`): those
 that arrive while a recomputation runs are recorded together by the next, one recomputation
-from the earliest instead of one each.
+from the earliest instead of one each. So do the games handed back because their ladder or
+one of their rows was busy: on a hot ladder that is a late game's recomputation, and on their
+own they would each wait for it and then, late too, each recompute alone, one after another
+behind the ladder's lock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import threading
 from collections import deque
@@ -32,12 +37,23 @@ from app.core.shutdown import CURRENT, Fanout, InFlight
 from app.services import feed
 from app.services.auth import ADMIN, Caller
 from app.services.history import Appended, NewEvent, append_group, record_late
-from app.services.unit_of_work import Created, Deferred, Recomputed, UnitOfWork, Why, run_write
+from app.services.unit_of_work import (
+    Created,
+    Deferred,
+    Lock,
+    Recomputed,
+    UnitOfWork,
+    Why,
+    run_write,
+)
 
 log = logging.getLogger(__name__)
 
 #: A writer thread with nothing to do for this long exits (a new one starts on demand).
 IDLE_SECONDS = 5.0
+
+#: Why a game handed back by a group queues on its ladder's :class:`LateCommitters`.
+QUEUED = frozenset({Why.LATE, Why.LADDER_BUSY, Why.ROW_HELD})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +66,15 @@ class _Waiter:
     request: InFlight | None
 
 
+#: Takes the games of the ladder being recorded that queued since its group was taken (at
+#: most up to the group's limit), which the caller then answers with the group.
+More = Callable[[], list[tuple[NewEvent, Caller]]]
+
 #: How a committer records one ladder's share of what it took: ``record_group`` or
 #: ``record_late_group``.
-Recorder = Callable[[Database, str, Sequence[NewEvent], Sequence[Caller]], list[Appended]]
+Recorder = Callable[
+    [Database, str, Sequence[NewEvent], Sequence[Caller], More | None], list[Appended]
+]
 
 
 class GroupCommitter:
@@ -103,10 +125,15 @@ class GroupCommitter:
             results: Sequence[Appended | BaseException]
             # The commit writes for every waiter: none of them may be answered 503 at
             # shutdown once it has (a deferred one is refused its own commit then).
-            token = CURRENT.set(Fanout(w.request for w in waiters))
+            fanout = Fanout(w.request for w in waiters)
+            token = CURRENT.set(fanout)
             try:
                 results = self.record(
-                    self.db, ladder_id, [w.new for w in waiters], [w.caller for w in waiters]
+                    self.db,
+                    ladder_id,
+                    [w.new for w in waiters],
+                    [w.caller for w in waiters],
+                    functools.partial(self._more, ladder_id, waiters, fanout),
                 )
             except Exception as exc:  # every waiter of the group learns the failure
                 results = [exc] * len(waiters)
@@ -114,16 +141,31 @@ class GroupCommitter:
                 CURRENT.reset(token)
             _settle_soon(list(zip(waiters, results, strict=True)))
 
+    def _more(
+        self, ladder_id: str, waiters: list[_Waiter], fanout: Fanout
+    ) -> list[tuple[NewEvent, Caller]]:
+        """:data:`More` for the group of ``waiters``: they and ``fanout`` take the drawn."""
+        with self._wake:
+            room = self.max_group - len(waiters)
+            drawn = [w for w in self._queue if w.new.ladder_id == ladder_id][: max(room, 0)]
+            for waiter in drawn:
+                self._queue.remove(waiter)
+        waiters.extend(drawn)
+        fanout.requests.extend(w.request for w in drawn if w.request is not None)
+        return [(w.new, w.caller) for w in drawn]
+
 
 def record_group(
     db: Database,
     ladder_id: str,
     items: Sequence[NewEvent],
     callers: Sequence[Caller] | None = None,
+    _more: More | None = None,
 ) -> list[Appended]:
     """One unit of work for ``items`` (a race lost to another replica runs it again, and the
     ids it stored are then handed back as repeats). ``callers``: who sent each (the admin
-    where not given); a caller refused (401, 403, 404, 429) gets its refusal."""
+    where not given); a caller refused (401, 403, 404, 429) gets its refusal. It never
+    waits, so it takes no more (``_more``)."""
     callers = list(callers) if callers is not None else [ADMIN] * len(items)
 
     def work(unit: UnitOfWork) -> list[Appended]:
@@ -159,9 +201,9 @@ def record_group(
 
 
 class LateCommitters:
-    """Late games queue per ladder (:func:`record_late_group`): one ladder's long
-    recomputation never holds up another's, and each ladder's late games that arrive while
-    one runs are recorded together by the next."""
+    """Late games (and those :data:`QUEUED` with them) queue per ladder
+    (:func:`record_late_group`): one ladder's long recomputation never holds up another's,
+    and each ladder's games that arrive while one runs are recorded together by the next."""
 
     def __init__(self, db: Database, max_group: int) -> None:
         self.db = db
@@ -179,13 +221,28 @@ class LateCommitters:
 
 
 def record_late_group(
-    db: Database, ladder_id: str, items: Sequence[NewEvent], callers: Sequence[Caller]
+    db: Database,
+    ladder_id: str,
+    items: Sequence[NewEvent],
+    callers: Sequence[Caller],
+    more: More | None = None,
 ) -> list[Appended]:
-    """One unit of work for late games of one ladder (:func:`history.record_late`), waiting
-    for the ladder like a late game on its own. A caller refused gets its refusal; what
-    cannot go with the others goes on its own (:class:`Deferred`)."""
+    """One unit of work for the games of one ladder that queued (:func:`history.record_late`),
+    waiting for the ladder and their rows like a game on its own. A caller refused gets its
+    refusal; what cannot go with the others goes on its own (:class:`Deferred`). The results
+    answer ``items`` and then what ``more`` gave."""
+    items, callers = list(items), list(callers)
 
     def work(unit: UnitOfWork) -> list[Appended]:
+        if unit.lock is Lock.EXCLUSIVE and more is not None:
+            # Escalated (another writer, e.g. another server's late games, held the cone):
+            # this attempt waits for the whole ladder, and the games that queued meanwhile
+            # (on a hot ladder, of the same cone) go in its one recomputation, not the next.
+            with contextlib.suppress(NotFound, Conflict):  # answered below, per game
+                unit.ladder(ladder_id)
+            for new, caller in more():
+                items.append(new)
+                callers.append(caller)
         admitted = unit.admission.admit(callers, ladder_id)
         results: list[Appended] = [
             refusal if isinstance(refusal, DomainError) else Deferred(Why.LADDER_BUSY)
@@ -201,6 +258,9 @@ def record_late_group(
         done = record_late(write, [items[i] for i in taken])
         for index, result in zip(taken, done, strict=True):
             results[index] = result
+            if isinstance(result, Created):  # extended history: its own moves
+                ref = (items[index].kind, items[index].external_id or "")
+                write.publish(feed.GAME_RATED, ref, write.moved_by_event[result.seq])
         recorded = [(i, d) for i, d in zip(taken, done, strict=True) if isinstance(d, Recomputed)]
         # One feed item per game, each its own request's: every one names its own players'
         # moves, and the last also every other rating the shared recomputation moved.

@@ -199,12 +199,16 @@ def append_group(write: LadderWrite, items: Sequence[NewEvent]) -> list[Appended
 
 
 def record_late(write: LadderWrite, items: Sequence[NewEvent]) -> list[Appended]:
-    """Record late games that queued up together (issue 39, far-back writes on a hot ladder):
-    all inserted, then what they can move re-rated once, from the earliest of them, as
-    :func:`record` would have done for each in turn, but in one recomputation instead of one
-    per game (each of which re-rated most of the others' cones again). Refused and repeated
-    ids are handed back as :func:`append_group` does. Each answer counts the shared
-    recomputation's events and ratings."""
+    """Record the games a group handed back to queue on their ladder (issue 39, far-back
+    writes on a hot ladder): late ones, and those that found the ladder or one of their rows
+    busy (on a hot ladder mostly behind a late game's recomputation, and often late
+    themselves). Their rows are locked, waiting. If none is late, they extend history as
+    :func:`append_group` would. Otherwise all are inserted, then what they can move is
+    re-rated once, from the earliest of them, as :func:`record` would have done for each in
+    turn, but in one recomputation instead of one per game (each of which re-rated most of
+    the others' cones again); an on-time one among them is rated in its place by the same
+    replay. Refused and repeated ids are handed back as :func:`append_group` does. Each
+    answer of a recomputation counts its shared events and ratings."""
     runtime = write.runtime
     if runtime.info.ladder_scoped:
         return [Deferred(Why.LADDER_WIDE) for _ in items]
@@ -212,11 +216,22 @@ def record_late(write: LadderWrite, items: Sequence[NewEvent]) -> list[Appended]
     taken = _new_ids(write, items, results)
     if taken:
         news = [items[i] for i in taken]
-        seqs = _write_events(write, news)
-        changed: dict[int, NewEvent | None] = dict(zip(seqs, news, strict=True))
-        events, players = rerate(write, min(new.occurred_at for new in news), changed)
-        for index, seq in zip(taken, seqs, strict=True):
-            results[index] = Recomputed(seq, write.written.get(seq, []), events, players, runtime)
+        keys_of = {i: db_keys(runtime, items[i].event) for i in taken}
+        # Waiting, in sorted order: behind a recomputation that holds them, rather than
+        # asking for the whole ladder (which stops every other writer of it meanwhile).
+        keys = [k for found in keys_of.values() for k in found]
+        rows = write.lock_rows(keys, lock=write.lock is not Lock.EXCLUSIVE)
+        if len(_extending(items, keys_of, rows, list(results))) == len(taken):
+            for index, done in zip(taken, _extend(write, news, rows, per_event=True), strict=True):
+                results[index] = done
+        else:
+            seqs = _write_events(write, news)
+            changed: dict[int, NewEvent | None] = dict(zip(seqs, news, strict=True))
+            events, players = rerate(write, min(new.occurred_at for new in news), changed)
+            for index, seq in zip(taken, seqs, strict=True):
+                results[index] = Recomputed(
+                    seq, write.written.get(seq, []), events, players, runtime
+                )
     return [result if result is not None else Deferred(Why.REPEAT) for result in results]
 
 

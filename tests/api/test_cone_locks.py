@@ -1,7 +1,8 @@
 """A late result, a correction and a void re-rate their dependency cone holding the ladder
 shared and the cone's rating rows only (issue 21, "Lock only what the cone touches"): a write
-for another player of the ladder goes on meanwhile; a write for a player of the cone waits,
-and is applied after, from the re-rated state.
+for another player of the ladder goes on meanwhile; a write for a player of the cone waits
+(on its rows, or queued behind the re-rating on the ladder's late committer), and is applied
+after, from the re-rated state.
 
 SQLite has one writer (``BEGIN IMMEDIATE``): there a re-rating holds every writer, and the
 concurrency half of these tests has nothing to show; the PostgreSQL runs show it.
@@ -22,6 +23,9 @@ from sqlalchemy import text
 from app.core.database import Database
 from app.services import history
 from app.services.admin import recompute_ladder
+from app.services.auth import Caller
+from app.services.group_commit import LateCommitters
+from app.services.history import Appended, NewEvent
 from tests.helpers import game, make_ladder, post_game, rating_rows
 
 pytestmark = pytest.mark.anyio
@@ -43,11 +47,13 @@ CONE_RATINGS = {"a", "b", "c", "d", "e"}
 
 
 class Pause:
-    """Holds a re-rating after it has locked its cone, until released."""
+    """Holds a re-rating after it has locked its cone, until released; notes the ids of the
+    games that queued on their ladder's late committer (app/services/group_commit.py)."""
 
     def __init__(self) -> None:
         self.entered = threading.Event()
         self.release = threading.Event()
+        self.queued: set[str | None] = set()
 
     def wrap(self, real: Callable[..., Any]) -> Callable[..., Any]:
         def paused(*args: Any, **kwargs: Any) -> Any:
@@ -63,6 +69,13 @@ class Pause:
 def pause(monkeypatch: pytest.MonkeyPatch) -> Iterator[Pause]:
     held = Pause()
     monkeypatch.setattr(history, "_rerate_cone", held.wrap(history._rerate_cone))
+    real_submit = LateCommitters.submit
+
+    async def submit(self: LateCommitters, new: NewEvent, caller: Caller) -> Appended:
+        held.queued.add(new.external_id)
+        return await real_submit(self, new, caller)
+
+    monkeypatch.setattr(LateCommitters, "submit", submit)
     yield held
     held.release.set()
 
@@ -110,8 +123,10 @@ async def _while_rerating(
     minutes: int = 50,
 ) -> tuple[httpx.Response, httpx.Response]:
     """With ``rerating`` paused holding its cone: a game of two players outside the cone
-    (x, y) is answered; a game of two cone players (c, d) waits on their rows until the
-    re-rating ends. Both games are played at ``minutes``, after everything else."""
+    (x, y) is answered; a game of two cone players (c, d) waits until the re-rating ends: on
+    their rows, or, behind a late game's re-rating in the same process, queued on the
+    ladder's late committer that runs it. Both games are played at ``minutes``, after
+    everything else."""
     pause.entered.clear()
     pause.release.clear()
     running = asyncio.ensure_future(rerating)
@@ -125,7 +140,10 @@ async def _while_rerating(
     inside = asyncio.ensure_future(
         client.post("/games", json=game("club", f"in{minutes}", {"c": 1, "d": 2}, minutes))
     )
-    await _until(_waiting_on_a_row_lock(database), "the cone player's game waits on a lock")
+    on_a_lock = _waiting_on_a_row_lock(database)
+    await _until(
+        lambda: f"in{minutes}" in pause.queued or on_a_lock(), "the cone player's game waits"
+    )
     assert not inside.done()
     pause.release.set()
     return await running, await inside
@@ -196,11 +214,12 @@ async def test_a_cone_that_grows_while_it_is_locked_takes_the_newcomers(
     joined = False
 
     def lock_after_a_write(*args: Any, **kwargs: Any) -> Any:
-        """Before the cone's rows are locked (the call naming a and d together), another
-        writer's game (d vs z, after g4) commits on its own connection."""
+        """Before the cone's rows are locked (the call naming d: the late game's own rows,
+        a and e, may be locked already), another writer's game (d vs z, after g4) commits
+        on its own connection."""
         nonlocal joined
         keys = {player for player, _faction in args[1]}
-        if not joined and {"a", "d"} <= keys:
+        if not joined and "d" in keys:
             joined = True
             body = game("club", "g8", {"d": 1, "z": 2}, minutes=45)
             writer = threading.Thread(target=_post_blocking, args=(database, body))

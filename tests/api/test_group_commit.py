@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -21,9 +22,10 @@ from app.repositories.events import EventRepository
 from app.repositories.ladders import LadderRepository
 from app.schemas.events import GameIn
 from app.services.admin import recompute_ladder
-from app.services.auth import ADMIN
+from app.services.auth import ADMIN, Caller
 from app.services.events import new_game_event
 from app.services.group_commit import record_group, record_late_group
+from app.services.history import NewEvent
 from app.services.unit_of_work import Created, Deferred, Recomputed, Why
 from tests.conftest import AUTH, make_settings
 from tests.helpers import at, game, make_ladder, stored_ratings
@@ -141,6 +143,70 @@ async def test_late_games_recorded_together_end_where_they_would_one_by_one(
     after = {r["player"]: r["after"]["rating"] for r in items[1]["ratings"]}
     final = stored_ratings(database, "together")
     assert after == {p: pytest.approx(final[p][0]) for p in after}
+
+
+async def test_late_games_that_escalate_take_the_games_queued_meanwhile(
+    client: httpx.AsyncClient, one_by_one: httpx.AsyncClient, database: Database
+) -> None:
+    """Issue 39 across servers: a late group whose cone another writer holds asks for the
+    whole ladder, and the late games that queued meanwhile (``more``) join its one
+    recomputation; the ratings are those of the same games in time order."""
+    if database.is_sqlite:
+        pytest.skip("SQLite serialises writers: no other writer holds a row meanwhile")
+    timely = [
+        game("{ladder}", "g1", {"A": 1, "B": 2}, minutes=10),
+        game("{ladder}", "g2", {"C": 1, "D": 2}, minutes=20),
+        game("{ladder}", "g3", {"A": 1, "C": 2}, minutes=30),
+        game("{ladder}", "g4", {"B": 1, "D": 2}, minutes=40),
+    ]
+    first = game("{ladder}", "l1", {"B": 1, "C": 2}, minutes=15)
+    queued = game("{ladder}", "l2", {"D": 1, "A": 2}, minutes=5)
+
+    def on(ladder: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {**body, "ladder": ladder}
+
+    await make_ladder(client, "together", "elo", max_field_players=2)
+    await make_ladder(one_by_one, "in-order", "elo", max_field_players=2)
+    for body in timely:
+        assert (await client.post("/games", json=on("together", body))).status_code == 201
+    for body in sorted([*timely, first, queued], key=lambda b: str(b["played_at"])):
+        assert (await one_by_one.post("/games", json=on("in-order", body))).status_code == 201
+
+    # Another writer holds D's row: in l1's cone (g2, g4), not one of l1's own players.
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_d() -> None:
+        with database.session(write=True) as session:
+            session.execute(
+                text(
+                    "SELECT player FROM player_ratings "
+                    "WHERE ladder_id = 'together' AND player = 'D' FOR UPDATE"
+                )
+            )
+            holding.set()
+            release.wait(30)
+
+    drawn: list[int] = []
+
+    def more() -> list[tuple[NewEvent, Caller]]:
+        drawn.append(1)
+        release.set()  # the holder commits: the recomputation may write D's row
+        return [(_new(on("together", queued)), ADMIN)]
+
+    with ThreadPoolExecutor(1) as pool:
+        holder = pool.submit(hold_d)
+        assert holding.wait(30)
+        results = record_late_group(
+            database, "together", [_new(on("together", first))], [ADMIN], more
+        )
+        holder.result()
+    assert drawn == [1]
+    ours, theirs = results
+    assert isinstance(ours, Recomputed)
+    assert isinstance(theirs, Recomputed)
+    # One recomputation from l2's time: g1 ... g4, the two late games not counted.
+    assert ours.events == theirs.events == 4
+    assert stored_ratings(database, "together") == stored_ratings(database, "in-order")
 
 
 @pytest.fixture
