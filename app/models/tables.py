@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
+    JSON,
     BigInteger,
     Boolean,
     Float,
@@ -200,7 +201,9 @@ class FeedItem(Base):
     event_kind: Mapped[str | None] = mapped_column(String(16))
     event_id: Mapped[str | None] = mapped_column(String(ID_LENGTH))
     #: [{"player", "faction", "before", "after"}]: every rating whose stored state it changed.
-    ratings: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
+    #: json, not jsonb, on PostgreSQL: written once and read whole, so parsing it into jsonb
+    #: on every write bought nothing (migration 0019).
+    ratings: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
 
 
 class Webhook(Base):

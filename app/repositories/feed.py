@@ -19,7 +19,7 @@ _APPEND = text(
     "INSERT INTO feed_items (id, ladder_id, cursor, type, at, event_kind, event_id, ratings) "
     "SELECT i.id, :ladder, taken.feed_cursor - :n + i.ordinal, i.type, i.at, i.event_kind, "
     "i.event_id, i.ratings FROM taken, json_to_recordset(CAST(:items AS json)) AS i(id text, "
-    "ordinal int, type text, at timestamptz, event_kind text, event_id text, ratings jsonb)"
+    "ordinal int, type text, at timestamptz, event_kind text, event_id text, ratings json)"
 )
 
 
