@@ -84,6 +84,26 @@ async def test_a_group_rates_in_arrival_order_and_hands_back_late_and_repeated_g
     assert stored_ratings(database, "club") == before
 
 
+async def _together_and_in_order(
+    client: httpx.AsyncClient,
+    one_by_one: httpx.AsyncClient,
+    timely: list[dict[str, Any]],
+    late: list[dict[str, Any]],
+) -> None:
+    """Ladder "together" gets ``timely`` (the late games are the test's to send); ladder
+    "in-order", on another server, every game in time order: the ratings to compare with."""
+    await make_ladder(client, "together", "elo", max_field_players=2)
+    await make_ladder(one_by_one, "in-order", "elo", max_field_players=2)
+    for body in timely:
+        assert (await client.post("/games", json=_on("together", body))).status_code == 201
+    for body in sorted([*timely, *late], key=lambda b: str(b["played_at"])):
+        assert (await one_by_one.post("/games", json=_on("in-order", body))).status_code == 201
+
+
+def _on(ladder: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {**body, "ladder": ladder}
+
+
 async def test_late_games_recorded_together_end_where_they_would_one_by_one(
     client: httpx.AsyncClient, one_by_one: httpx.AsyncClient, database: Database
 ) -> None:
@@ -103,19 +123,11 @@ async def test_late_games_recorded_together_end_where_they_would_one_by_one(
         game("{ladder}", "l2", {"D": 1, "A": 2}, minutes=5),
     ]
 
-    def on(ladder: str, body: dict[str, Any]) -> dict[str, Any]:
-        return {**body, "ladder": ladder}
-
-    await make_ladder(client, "together", "elo", max_field_players=2)
-    await make_ladder(one_by_one, "in-order", "elo", max_field_players=2)
-    for body in timely:
-        assert (await client.post("/games", json=on("together", body))).status_code == 201
-    for body in sorted([*timely, *late], key=lambda b: str(b["played_at"])):
-        assert (await one_by_one.post("/games", json=on("in-order", body))).status_code == 201
+    await _together_and_in_order(client, one_by_one, timely, late)
     cursor = (await client.get("/ladders/together/feed")).json()["next"]
 
     unratable = game("together", "bad", {"A": 1, "Q": 2, "R": 3}, minutes=1)
-    group = [on("together", late[0]), on("together", late[0]), on("together", late[1])]
+    group = [_on("together", late[0]), _on("together", late[0]), _on("together", late[1])]
     results = record_late_group(
         database, "together", [_new(b) for b in [*group, unratable]], [ADMIN] * 4
     )
@@ -162,15 +174,7 @@ async def test_late_games_that_escalate_take_the_games_queued_meanwhile(
     first = game("{ladder}", "l1", {"B": 1, "C": 2}, minutes=15)
     queued = game("{ladder}", "l2", {"D": 1, "A": 2}, minutes=5)
 
-    def on(ladder: str, body: dict[str, Any]) -> dict[str, Any]:
-        return {**body, "ladder": ladder}
-
-    await make_ladder(client, "together", "elo", max_field_players=2)
-    await make_ladder(one_by_one, "in-order", "elo", max_field_players=2)
-    for body in timely:
-        assert (await client.post("/games", json=on("together", body))).status_code == 201
-    for body in sorted([*timely, first, queued], key=lambda b: str(b["played_at"])):
-        assert (await one_by_one.post("/games", json=on("in-order", body))).status_code == 201
+    await _together_and_in_order(client, one_by_one, timely, [first, queued])
 
     # Another writer holds D's row: in l1's cone (g2, g4), not one of l1's own players.
     holding, release = threading.Event(), threading.Event()
@@ -191,13 +195,13 @@ async def test_late_games_that_escalate_take_the_games_queued_meanwhile(
     def more() -> list[tuple[NewEvent, Caller]]:
         drawn.append(1)
         release.set()  # the holder commits: the recomputation may write D's row
-        return [(_new(on("together", queued)), ADMIN)]
+        return [(_new(_on("together", queued)), ADMIN)]
 
     with ThreadPoolExecutor(1) as pool:
         holder = pool.submit(hold_d)
         assert holding.wait(30)
         results = record_late_group(
-            database, "together", [_new(on("together", first))], [ADMIN], more
+            database, "together", [_new(_on("together", first))], [ADMIN], more
         )
         holder.result()
     assert drawn == [1]
